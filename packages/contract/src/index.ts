@@ -1,0 +1,4 @@
+export * from './entities.ts';
+export * from './requests.ts';
+export * from './jobs.ts';
+export * from './api-paths.ts';
