@@ -24,7 +24,14 @@ export function brighten(color: string, percent: number): string {
   if (rgb) {
     const add = Math.round((255 * percent) / 100);
     out =
-      '#' + rgb.map((c) => Math.max(0, Math.min(255, c + add)).toString(16).padStart(2, '0')).join('');
+      '#' +
+      rgb
+        .map((c) =>
+          Math.max(0, Math.min(255, c + add))
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join('');
   }
   cache.set(key, out);
   return out;

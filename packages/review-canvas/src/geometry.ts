@@ -59,9 +59,7 @@ function segmentsIntersect(
 }
 
 function onSegment(ax: number, ay: number, bx: number, by: number, px: number, py: number): boolean {
-  return (
-    Math.min(ax, bx) <= px && px <= Math.max(ax, bx) && Math.min(ay, by) <= py && py <= Math.max(ay, by)
-  );
+  return Math.min(ax, bx) <= px && px <= Math.max(ax, bx) && Math.min(ay, by) <= py && py <= Math.max(ay, by);
 }
 
 /**
@@ -87,7 +85,16 @@ export function polygonIntersectsRect(points: ArrayLike<number>, rect: Rect): bo
     for (let k = 0; k < 4; k++) {
       const l = (k + 1) & 3;
       if (
-        segmentsIntersect(points[2 * j], points[2 * j + 1], points[2 * i], points[2 * i + 1], rx[k], ry[k], rx[l], ry[l])
+        segmentsIntersect(
+          points[2 * j],
+          points[2 * j + 1],
+          points[2 * i],
+          points[2 * i + 1],
+          rx[k],
+          ry[k],
+          rx[l],
+          ry[l],
+        )
       )
         return true;
     }

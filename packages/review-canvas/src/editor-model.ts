@@ -1,0 +1,541 @@
+import { canFinishDrafts, createDraft, editDraftPoints, extendDraftToTime } from './drafts.ts';
+import type { EditorEvents } from './editor-events.ts';
+import { Emitter } from './emitter.ts';
+import { compileFilter, EMPTY_FILTER, isFilteredOut, type CompiledFilter } from './filter.ts';
+import { IntervalIndex } from './interval-index.ts';
+import { quadAt, replaceSegmentPoints, segmentIndexAt, sortSegments } from './segments.ts';
+import { effectiveFps, frameDurationMs, frameTimeMs } from './time.ts';
+import type { Detection, DetectionFilter, Draft, PlacementRef, TargetRef } from './types.ts';
+
+/** Options of {@link EditorModel}. */
+export interface EditorModelOptions {
+  /** The video's id (drafts carry it). */
+  videoId: number;
+  /** The video's frames per second; "active at time t" is evaluated at the start of the frame shown at t. */
+  fps: number;
+  /**
+   * Error margin (ms) for editing a draft's points: a segment starting this close to the edit time is
+   * overwritten instead of split. The spec does not give the value; default one frame (1000 / fps).
+   */
+  segmentMarginMs?: number;
+  /**
+   * Which drafts extend when the time moves outside their range (spec section 4). Default 'selected': the
+   * draft being worked on (new drafts are auto-selected) follows playback, other drafts keep their span.
+   */
+  extendDrafts?: 'selected' | 'all';
+}
+
+/** One row of the Detections table. */
+export interface DetectionRow {
+  detection: Detection;
+  /** Hit by the filter: greyed and disabled (only listed when the filter's `visible` is on). */
+  filtered: boolean;
+  selected: boolean;
+}
+
+/** Internal holder: the index keeps entries, so replacing a detection object needs no rebuild. */
+export interface ActiveEntry {
+  det: Detection;
+}
+
+/**
+ * The editor's state: detections and their time index, the current time, selection, filter and drafts.
+ * Every mutation emits `changed` (and the specific event) on {@link EditorModel.events}.
+ */
+export class EditorModel {
+  /** The event bus shared by the model and the tools. */
+  readonly events = new Emitter<EditorEvents>();
+  readonly videoId: number;
+  readonly fps: number;
+  readonly segmentMarginMs: number;
+  private readonly extendMode: 'selected' | 'all';
+
+  private readonly entries = new Map<number, ActiveEntry>();
+  private readonly index = new IntervalIndex<ActiveEntry>(
+    (e) => e.det.time_begin,
+    (e) => e.det.time_end,
+  );
+  private indexDirty = false;
+  private version = 0;
+
+  private timeMs = 0;
+  private frameMs = 0;
+
+  private readonly selected = new Set<number>();
+  private readonly selectedDrafts = new Set<number>();
+  private compiled: CompiledFilter = compileFilter(EMPTY_FILTER);
+  private draftList: Draft[] = [];
+  private nextDraftId = 1;
+  private readonly placementsById = new Map<number, PlacementRef>();
+
+  // Scratch buffer of the active query (reused: no per-frame allocation) and its cache key.
+  private readonly scratch: ActiveEntry[] = [];
+  private scratchFrame = NaN;
+  private scratchIndexVersion = -1;
+  private indexVersion = 0;
+  // Public snapshot of active detections: a new array only when the active set changes.
+  private activeSnapshot: Detection[] = [];
+
+  constructor(options: EditorModelOptions) {
+    this.videoId = options.videoId;
+    this.fps = effectiveFps(options.fps);
+    this.segmentMarginMs = options.segmentMarginMs ?? frameDurationMs(this.fps);
+    this.extendMode = options.extendDrafts ?? 'selected';
+  }
+
+  // ---- detections -------------------------------------------------------------------------------
+
+  /** Replaces all detections (clears the detection selection of ids that disappear). */
+  setDetections(detections: readonly Detection[]): void {
+    this.entries.clear();
+    this.addAll(detections);
+    this.pruneSelection();
+    this.touch('detections');
+  }
+
+  /** Adds or replaces detections by id (window loads overlap, so the same id arrives more than once). */
+  upsertDetections(detections: readonly Detection[]): void {
+    if (detections.length === 0) return;
+    this.addAll(detections);
+    this.touch('detections');
+  }
+
+  private addAll(detections: readonly Detection[]): void {
+    for (const d of detections) {
+      const det = { ...d, coordinates: sortSegments(d.coordinates) };
+      const entry = this.entries.get(d.id);
+      if (entry && entry.det.time_begin === det.time_begin && entry.det.time_end === det.time_end)
+        entry.det = det;
+      else {
+        this.entries.set(d.id, { det });
+        this.indexDirty = true;
+      }
+    }
+  }
+
+  /** Removes detections (false positive, delete) from the list and the selection. */
+  removeDetections(ids: readonly number[]): void {
+    let removed = false;
+    for (const id of ids) {
+      removed = this.entries.delete(id) || removed;
+      this.selected.delete(id);
+    }
+    if (!removed) return;
+    this.indexDirty = true;
+    this.events.emit('detectionsRemoved', { ids: [...ids] });
+    this.emitSelection();
+    this.touch('detections');
+  }
+
+  /** Sets the placement of the given detections (after the "Change placement" call succeeded). */
+  setDetectionsPlacement(ids: readonly number[], placement: PlacementRef): void {
+    const updated: Detection[] = [];
+    for (const id of ids) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      entry.det = { ...entry.det, placement: { ...placement } };
+      updated.push(entry.det);
+    }
+    if (updated.length === 0) return;
+    this.events.emit('detectionsUpdated', { detections: updated });
+    this.touch('detections');
+  }
+
+  /** Replaces one detection's segment points (used by the tools; the shell may use it to revert). */
+  setDetectionSegmentPoints(id: number, segmentIndex: number, points: number[]): Detection | null {
+    const entry = this.entries.get(id);
+    if (!entry || segmentIndex < 0 || segmentIndex >= entry.det.coordinates.length) return null;
+    entry.det = {
+      ...entry.det,
+      coordinates: replaceSegmentPoints(entry.det.coordinates, segmentIndex, points),
+    };
+    this.touch('detections');
+    return entry.det;
+  }
+
+  getDetection(id: number): Detection | undefined {
+    return this.entries.get(id)?.det;
+  }
+
+  /** Number of loaded detections. */
+  get detectionCount(): number {
+    return this.entries.size;
+  }
+
+  /** Placements known to the editor (used for draft colours and names). */
+  setPlacements(placements: readonly PlacementRef[]): void {
+    this.placementsById.clear();
+    for (const p of placements) this.placementsById.set(p.id, p);
+    this.touch('placements');
+  }
+
+  getPlacement(id: number | null): PlacementRef | undefined {
+    return id === null ? undefined : this.placementsById.get(id);
+  }
+
+  // ---- time ------------------------------------------------------------------------------------
+
+  /**
+   * Sets the playback time (ms). Drafts extend when the time leaves their range (spec section 4).
+   * Cheap when the frame does not change.
+   */
+  setTime(timeMs: number): void {
+    const t = Number.isFinite(timeMs) ? Math.max(0, timeMs) : 0;
+    const frame = frameTimeMs(t, this.fps);
+    const frameChanged = frame !== this.frameMs;
+    this.timeMs = t;
+    this.frameMs = frame;
+    if (!frameChanged) return;
+    // Copy the draft list only when a draft actually extends (this runs every frame during playback).
+    let list: Draft[] | null = null;
+    for (let i = 0; i < this.draftList.length; i++) {
+      const d = this.draftList[i];
+      if (this.extendMode === 'selected' && !this.selectedDrafts.has(d.id)) continue;
+      const next = extendDraftToTime(d, frame);
+      if (next === d) continue;
+      list ??= this.draftList.slice();
+      list[i] = next;
+      this.events.emit('draftChanged', { draft: next, cause: 'extended' });
+    }
+    if (list) {
+      this.draftList = list;
+      this.touch('drafts');
+    }
+    this.events.emit('changed', { reason: 'time' });
+  }
+
+  /** The raw playback time (ms) last set. */
+  get time(): number {
+    return this.timeMs;
+  }
+
+  /** Start (ms) of the frame shown at the current time; the time every "active" query uses. */
+  get frameTime(): number {
+    return this.frameMs;
+  }
+
+  // ---- queries ---------------------------------------------------------------------------------
+
+  /** Internal: active entries at the current frame, in a reused buffer. Do not keep the array. */
+  activeEntries(): readonly ActiveEntry[] {
+    if (this.indexDirty) {
+      this.index.build([...this.entries.values()]);
+      this.indexDirty = false;
+      this.indexVersion++;
+    }
+    if (this.scratchFrame !== this.frameMs || this.scratchIndexVersion !== this.indexVersion) {
+      this.index.queryPoint(this.frameMs, this.scratch);
+      this.scratchFrame = this.frameMs;
+      this.scratchIndexVersion = this.indexVersion;
+    }
+    return this.scratch;
+  }
+
+  /**
+   * Detections active at the current frame (time_begin <= frame time <= time_end), including filtered ones,
+   * in time_begin order. The array keeps its identity until the active set changes (React-friendly).
+   */
+  activeDetections(): readonly Detection[] {
+    const entries = this.activeEntries();
+    const snap = this.activeSnapshot;
+    let same = snap.length === entries.length;
+    for (let i = 0; same && i < entries.length; i++) same = snap[i] === entries[i].det;
+    if (!same) this.activeSnapshot = entries.map((e) => e.det);
+    return this.activeSnapshot;
+  }
+
+  /**
+   * Rows of the Detections table: active detections; ones hit by the filter are included (flagged) only when
+   * the filter's `visible` is on.
+   */
+  detectionRows(): DetectionRow[] {
+    const rows: DetectionRow[] = [];
+    for (const detection of this.activeDetections()) {
+      const filtered = this.isFiltered(detection);
+      if (filtered && !this.compiled.filter.visible) continue;
+      rows.push({ detection, filtered, selected: this.selected.has(detection.id) });
+    }
+    return rows;
+  }
+
+  /** Whether the filter hits this detection. */
+  isFiltered(detection: Detection): boolean {
+    return isFilteredOut(detection, this.compiled);
+  }
+
+  /** Selectable on the overlay and in the table: not hit by the filter. */
+  isInteractive(detection: Detection): boolean {
+    return !this.isFiltered(detection);
+  }
+
+  /** Whether the toolbar (True/False Positive, Delete, Change placement) is enabled. */
+  hasActiveSelection(): boolean {
+    if (this.selected.size === 0) return false;
+    for (const e of this.activeEntries()) if (this.selected.has(e.det.id)) return true;
+    return false;
+  }
+
+  /** Selected detections active at the current frame (what the toolbar acts on). */
+  activeSelectedIds(): number[] {
+    return this.activeEntries()
+      .filter((e) => this.selected.has(e.det.id))
+      .map((e) => e.det.id);
+  }
+
+  /**
+   * Start time (ms) of the next detection starting after the current frame, skipping detections the filter
+   * hides; null when there is none (the shell alerts 'Cannot find next detection').
+   */
+  nextDetectionTime(): number | null {
+    this.activeEntries();
+    const hit = this.index.firstStartingAfter(this.frameMs + 0.5 * frameDurationMs(this.fps), (e) =>
+      this.isShown(e.det),
+    );
+    return hit ? hit.det.time_begin : null;
+  }
+
+  /**
+   * Start time (ms) of the closest detection starting before the current frame, skipping hidden ones; null when
+   * there is none (the shell alerts 'Cannot find previous detection').
+   */
+  previousDetectionTime(): number | null {
+    this.activeEntries();
+    const hit = this.index.lastStartingBefore(this.frameMs - 0.5 * frameDurationMs(this.fps), (e) =>
+      this.isShown(e.det),
+    );
+    return hit ? hit.det.time_begin : null;
+  }
+
+  private isShown(d: Detection): boolean {
+    return this.compiled.filter.visible || !this.isFiltered(d);
+  }
+
+  /** The quad of a detection or draft at the current frame (no copy), or null when it is not active. */
+  pointsOf(target: TargetRef): number[] | null {
+    const t = this.frameMs;
+    if (target.kind === 'detection') {
+      const d = this.entries.get(target.id)?.det;
+      if (!d || t < d.time_begin || t > d.time_end) return null;
+      return quadAt(d.coordinates, t);
+    }
+    const draft = this.draftList.find((x) => x.id === target.id);
+    if (!draft || t < draft.time_begin || t > draft.time_end) return null;
+    return quadAt(draft.coordinates, t);
+  }
+
+  // ---- filter ----------------------------------------------------------------------------------
+
+  get filter(): DetectionFilter {
+    return this.compiled.filter;
+  }
+
+  /** Sets the filter. Detections it now hits leave the selection (they are disabled). */
+  setFilter(filter: DetectionFilter): void {
+    this.compiled = compileFilter({
+      brandIds: [...filter.brandIds],
+      placementIds: [...filter.placementIds],
+      visible: filter.visible,
+    });
+    let changed = false;
+    for (const id of this.selected) {
+      const d = this.entries.get(id)?.det;
+      if (d && this.isFiltered(d)) {
+        this.selected.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this.emitSelection();
+    this.touch('filter');
+  }
+
+  /** Shows or hides filtered detections (hotkey v). */
+  toggleFilteredVisible(): void {
+    this.setFilter({ ...this.compiled.filter, visible: !this.compiled.filter.visible });
+  }
+
+  // ---- selection -------------------------------------------------------------------------------
+
+  get selectedDetectionIds(): ReadonlySet<number> {
+    return this.selected;
+  }
+
+  get selectedDraftIds(): ReadonlySet<number> {
+    return this.selectedDrafts;
+  }
+
+  isSelected(target: TargetRef): boolean {
+    return target.kind === 'detection' ? this.selected.has(target.id) : this.selectedDrafts.has(target.id);
+  }
+
+  /**
+   * Sets the selection. `mode` 'replace' clears detections and drafts first, 'add' keeps them, 'toggle'
+   * flips each target. Detections hit by the filter are never selected.
+   */
+  select(targets: readonly TargetRef[], mode: 'replace' | 'add' | 'toggle' = 'replace'): void {
+    const before = this.selectionKey();
+    if (mode === 'replace') {
+      this.selected.clear();
+      this.selectedDrafts.clear();
+    }
+    for (const t of targets) {
+      const set = t.kind === 'detection' ? this.selected : this.selectedDrafts;
+      if (t.kind === 'detection') {
+        const d = this.entries.get(t.id)?.det;
+        if (!d || this.isFiltered(d)) continue;
+      } else if (!this.draftList.some((x) => x.id === t.id)) continue;
+      if (mode === 'toggle' && set.has(t.id)) set.delete(t.id);
+      else set.add(t.id);
+    }
+    if (this.selectionKey() !== before) {
+      this.emitSelection();
+      this.touch('selection');
+    }
+  }
+
+  /** Table row click: toggles one detection. */
+  toggleDetection(id: number): void {
+    this.select([{ kind: 'detection', id }], 'toggle');
+  }
+
+  /** Table row click in the New Detections table: toggles one draft. */
+  toggleDraft(id: number): void {
+    this.select([{ kind: 'draft', id }], 'toggle');
+  }
+
+  clearSelection(): void {
+    this.select([], 'replace');
+  }
+
+  private selectionKey(): string {
+    return `${[...this.selected].join(',')}|${[...this.selectedDrafts].join(',')}`;
+  }
+
+  private pruneSelection(): void {
+    let changed = false;
+    for (const id of this.selected) {
+      if (!this.entries.has(id)) {
+        this.selected.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this.emitSelection();
+  }
+
+  private emitSelection(): void {
+    this.events.emit('selectionChanged', {
+      detectionIds: [...this.selected],
+      draftIds: [...this.selectedDrafts],
+    });
+  }
+
+  // ---- drafts ----------------------------------------------------------------------------------
+
+  /** The drafts in creation order (the New Detections table; its # column is the position + 1). */
+  get drafts(): readonly Draft[] {
+    return this.draftList;
+  }
+
+  getDraft(id: number): Draft | undefined {
+    return this.draftList.find((d) => d.id === id);
+  }
+
+  /**
+   * Adds a draft at the current frame with the given quad (8 numbers, video pixels) and selects it alone among
+   * drafts (the detection selection is kept). Emits `draftCreated`.
+   */
+  addDraft(points: readonly number[]): Draft {
+    const draft = createDraft(this.nextDraftId++, this.videoId, this.frameMs, points);
+    this.draftList = [...this.draftList, draft];
+    this.events.emit('draftCreated', { draft });
+    this.selectedDrafts.clear();
+    this.selectedDrafts.add(draft.id);
+    this.emitSelection();
+    this.touch('drafts');
+    return draft;
+  }
+
+  /** Set Brand on drafts. */
+  setDraftsBrand(ids: readonly number[], brandId: number): void {
+    this.updateDrafts(ids, (d) => ({ ...d, brandId }), 'brand');
+  }
+
+  /** Set placement on drafts. */
+  setDraftsPlacement(ids: readonly number[], placementId: number): void {
+    this.updateDrafts(ids, (d) => ({ ...d, placementId }), 'placement');
+  }
+
+  /** Sets a draft's quad at the current frame: overwrite the nearest segment within the margin, or split. */
+  editDraftPoints(id: number, points: readonly number[], cause: 'moved' | 'resized'): Draft | null {
+    let result: Draft | null = null;
+    this.updateDrafts(
+      [id],
+      (d) => (result = editDraftPoints(d, this.frameMs, points, this.segmentMarginMs)),
+      cause,
+    );
+    return result;
+  }
+
+  private updateDrafts(ids: readonly number[], fn: (d: Draft) => Draft, cause: EditorEventsCause): void {
+    const wanted = new Set(ids);
+    let changed = false;
+    this.draftList = this.draftList.map((d) => {
+      if (!wanted.has(d.id)) return d;
+      const next = fn(d);
+      changed = true;
+      this.events.emit('draftChanged', { draft: next, cause });
+      return next;
+    });
+    if (changed) this.touch('drafts');
+  }
+
+  /** Removes drafts (Delete, or after a successful upload of finished ones). */
+  removeDrafts(ids: readonly number[]): void {
+    const wanted = new Set(ids);
+    const kept = this.draftList.filter((d) => !wanted.has(d.id));
+    if (kept.length === this.draftList.length) return;
+    const removed = this.draftList.filter((d) => wanted.has(d.id)).map((d) => d.id);
+    this.draftList = kept;
+    let selChanged = false;
+    for (const id of removed) selChanged = this.selectedDrafts.delete(id) || selChanged;
+    this.events.emit('draftsRemoved', { ids: removed });
+    if (selChanged) this.emitSelection();
+    this.touch('drafts');
+  }
+
+  /** Selected drafts, in table order. */
+  selectedDraftList(): Draft[] {
+    return this.draftList.filter((d) => this.selectedDrafts.has(d.id));
+  }
+
+  /** Whether "Finish selected new detections" is enabled (spec section 5). */
+  canFinishSelectedDrafts(): boolean {
+    return canFinishDrafts(this.selectedDraftList());
+  }
+
+  /** Drafts whose span contains the current frame (drawn and hit-testable on the overlay). */
+  activeDrafts(): Draft[] {
+    const t = this.frameMs;
+    return this.draftList.filter((d) => d.time_begin <= t && t <= d.time_end);
+  }
+
+  /** Index of the segment shown at the current frame for a detection (for edits). */
+  segmentIndexOf(target: TargetRef): number {
+    const coords =
+      target.kind === 'detection'
+        ? this.entries.get(target.id)?.det.coordinates
+        : this.getDraft(target.id)?.coordinates;
+    return coords ? segmentIndexAt(coords, this.frameMs) : -1;
+  }
+
+  /** Increases on every change; lets callers cache derived data. */
+  get changeVersion(): number {
+    return this.version;
+  }
+
+  private touch(reason: EditorEvents['changed']['reason']): void {
+    this.version++;
+    this.events.emit('changed', { reason });
+  }
+}
+
+type EditorEventsCause = EditorEvents['draftChanged']['cause'];

@@ -1,0 +1,106 @@
+import type { EditorEvents } from './editor-events.ts';
+import { EditorModel, type EditorModelOptions } from './editor-model.ts';
+import { OverlayRenderer, type CanvasLike, type RendererTheme } from './renderer.ts';
+import type { KeyInput, PointerInput, ToolStateId } from './tools/tool-state.ts';
+import { ToolMachine, type ToolMachineOptions } from './tools/tool-machine.ts';
+import type { VideoMode } from './types.ts';
+
+/** Options of {@link ReviewEditor}. */
+export interface ReviewEditorOptions extends EditorModelOptions, ToolMachineOptions {
+  /** Display pixels per video pixel; change with {@link ReviewEditor.setViewport}. Default 1. */
+  scale?: number;
+  theme?: RendererTheme;
+}
+
+/**
+ * The editor core in one object: the model (detections, time, selection, filter, drafts), the tool state
+ * machine and the renderer. The shell forwards pointer and key events, sets the time on every video frame,
+ * calls {@link ReviewEditor.render}, and turns events into API calls.
+ *
+ * @example
+ * const editor = new ReviewEditor({ videoId: 7, fps: 25 });
+ * editor.on('detectionMoved', (e) => api.patchDetection(e.id, { coordinates: e.coordinates }));
+ * editor.setViewport(640, 360, 640 / video.videoWidth);
+ * editor.model.upsertDetections(await api.detections(7, 0, 10_000));
+ * editor.model.setTime(video.currentTime * 1000);
+ * editor.render(canvas.getContext('2d')!);
+ */
+export class ReviewEditor {
+  readonly model: EditorModel;
+  readonly tools: ToolMachine;
+  readonly renderer: OverlayRenderer;
+  private width = 0;
+  private height = 0;
+
+  constructor(options: ReviewEditorOptions) {
+    this.model = new EditorModel(options);
+    this.tools = new ToolMachine(this.model, options);
+    this.tools.scale = options.scale ?? 1;
+    this.renderer = new OverlayRenderer(options.theme);
+  }
+
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<K extends keyof EditorEvents>(type: K, listener: (payload: EditorEvents[K]) => void): () => void {
+    return this.model.events.on(type, listener);
+  }
+
+  /** Overlay size in display pixels and the display scale (displayed width / native video width). */
+  setViewport(width: number, height: number, scale: number): void {
+    this.width = width;
+    this.height = height;
+    this.tools.scale = scale > 0 ? scale : 1;
+  }
+
+  get scale(): number {
+    return this.tools.scale;
+  }
+
+  /** Pointer down on the overlay, display coordinates. Use pointer capture so move/up keep arriving. */
+  pointerDown(e: PointerInput): void {
+    this.tools.pointerDown(e);
+  }
+
+  pointerMove(e: PointerInput): void {
+    this.tools.pointerMove(e);
+  }
+
+  pointerUp(e: PointerInput): void {
+    this.tools.pointerUp(e);
+  }
+
+  pointerCancel(): void {
+    this.tools.pointerCancel();
+  }
+
+  /** Escape cancels an interaction or drawing; returns true when the key was used. */
+  keyDown(e: KeyInput): boolean {
+    return this.tools.keyDown(e);
+  }
+
+  /** "Add new detection": enters NEW_DETECTION mode. */
+  startDrawing(): void {
+    this.tools.startDrawing();
+  }
+
+  cancelDrawing(): void {
+    this.tools.cancelDrawing();
+  }
+
+  get videoMode(): VideoMode {
+    return this.tools.videoMode;
+  }
+
+  get toolState(): ToolStateId {
+    return this.tools.state;
+  }
+
+  /** Redraws the overlay for the model's current frame. Call once per video frame (redraw rate = fps). */
+  render(ctx: CanvasLike): void {
+    this.renderer.render(
+      ctx,
+      this.model,
+      { width: this.width, height: this.height, scale: this.tools.scale },
+      this.tools.overlay(),
+    );
+  }
+}
