@@ -180,7 +180,7 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
       text(d.source),
     ];
     detections.addRow(row).commit();
-    if (++written % FLUSH_EVERY === 0) await letOutputDrain(out);
+    if (++written % FLUSH_EVERY === 0) await letOutputDrain(detections, out);
   }
   detections.commit();
 
@@ -441,25 +441,34 @@ function putSheetsFirst(workbook: ExcelJS.stream.xlsx.WorkbookWriter, first: She
   internal._worksheets = ordered;
 }
 
-/** Gives the zip pipeline a turn and waits while the destination asks for back-pressure. */
-async function letOutputDrain(out: NodeJS.WritableStream): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const writable = out as NodeJS.WritableStream & { writableNeedDrain?: boolean };
-  if (!writable.writableNeedDrain) return;
-  await new Promise<void>((resolve, reject) => {
-    const done = (err?: Error) => {
-      out.off('drain', onDrain);
-      out.off('close', onClose);
-      out.off('error', done);
-      if (err) reject(err);
-      else resolve();
-    };
-    const onDrain = () => done();
-    const onClose = () => done(new Error('The report output was closed before the report was complete'));
-    out.on('drain', onDrain);
-    out.on('close', onClose);
-    out.on('error', done);
-  });
+/** Bytes of sheet XML the zip has not compressed yet, above which rows wait. */
+const MAX_ZIP_BACKLOG = 1 << 20;
+
+/**
+ * Waits while the zip pipeline is behind. exceljs pushes each sheet's XML into archiver without
+ * back-pressure (its StreamBuf ignores write()'s return value), so when deflate is slower than the
+ * rows arrive the bytes pile up in archiver's input PassThrough and memory grows with the rows.
+ * The backlog is read from exceljs's internal sheet stream; if that shape is not there (another
+ * exceljs version) this only yields and checks the destination's own back-pressure.
+ */
+async function letOutputDrain(sheet: Sheet, out: NodeJS.WritableStream): Promise<void> {
+  const writable = out as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
+  do {
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    if (writable.destroyed) throw new Error('The report output was closed before the report was complete');
+  if (process.env.DBG) { const z = (sheet as any)._workbook.zip; console.error("backlog", zipBacklog(sheet), (out as any).writableLength, z._readableState.length, z._writableState.length, z._queue?.length(), z._module?._readableState?.length, z._module?._writableState?.length); }
+  } while (zipBacklog(sheet) > MAX_ZIP_BACKLOG || writable.writableNeedDrain);
+}
+
+function zipBacklog(sheet: Sheet): number {
+  const internal = sheet as unknown as { stream?: { pipes?: unknown } };
+  const pipes = internal.stream?.pipes;
+  if (!Array.isArray(pipes)) return 0;
+  let bytes = 0;
+  for (const pipe of pipes as { writableLength?: number; readableLength?: number }[]) {
+    bytes += (pipe.writableLength ?? 0) + (pipe.readableLength ?? 0);
+  }
+  return bytes;
 }
 
 function placementName(input: ReportInput, placementId: number): string {

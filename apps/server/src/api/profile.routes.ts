@@ -1,0 +1,72 @@
+import { API, LoginBody, ProfileUpdateBody } from '@logo-review/contract';
+import type { AppContext } from '../context.ts';
+import { badRequest, HttpError } from '../errors.ts';
+import { decoyHash, verifyPassword } from '../auth/password.ts';
+import { LoginLimiter } from '../auth/login-limiter.ts';
+import { newToken, tokenHash } from '../auth/tokens.ts';
+import { accountsRepository as repo } from '../repositories/accounts.repository.ts';
+import { profileOf } from '../services/accounts.service.ts';
+import { callerOf } from './auth-hook.ts';
+import { Detail, ErrorRef, errors, Ref, routes } from './route-kit.ts';
+
+const SESSION_DAYS = 30;
+
+export const profileRoutes = (ctx: AppContext) =>
+  routes((app) => {
+    const limiter = new LoginLimiter();
+
+    app.post(
+      API.login,
+      {
+        config: { public: true },
+        schema: {
+          tags: ['profile'],
+          security: [],
+          body: LoginBody,
+          response: { 200: Ref('Session'), 400: ErrorRef, 429: ErrorRef },
+        },
+      },
+      async (req, reply) => {
+        const { username, password } = req.body;
+        const wait = limiter.check(req.ip, username);
+        if (wait > 0) {
+          reply.header('retry-after', String(wait));
+          throw new HttpError(429, `Too many login attempts. Try again in ${Math.ceil(wait / 60)} minutes.`);
+        }
+        const user = await repo.userByUsername(ctx.db, username);
+        const ok = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
+        if (!user || !ok) {
+          limiter.failed(req.ip, username);
+          throw badRequest('Unable to log in with provided credentials.');
+        }
+        limiter.succeeded(req.ip, username);
+        const token = newToken();
+        await repo.insertSession(ctx.db, tokenHash(token), user.id, new Date(Date.now() + SESSION_DAYS * 86_400_000));
+        return { token, ...(await profileOf(ctx.db, user.id)) };
+      },
+    );
+
+    app.post(
+      API.logout,
+      { schema: { tags: ['profile'], response: { 200: Detail, 401: ErrorRef } } },
+      async (req) => {
+        await repo.deleteSession(ctx.db, callerOf(req).tokenHash);
+        return { detail: 'Logged out.' };
+      },
+    );
+
+    app.get(API.profile, { schema: { tags: ['profile'], response: { 200: Ref('Profile'), ...errors } } }, async (req) =>
+      profileOf(ctx.db, callerOf(req).userId),
+    );
+
+    app.put(
+      API.profile,
+      { schema: { tags: ['profile'], body: ProfileUpdateBody, response: { 200: Ref('Profile'), ...errors } } },
+      async (req) => {
+        const { userId } = callerOf(req);
+        await repo.updateProfile(ctx.db, userId, req.body.user);
+        return profileOf(ctx.db, userId);
+      },
+    );
+  });
+

@@ -1,0 +1,46 @@
+import path from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  role: Role;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  /** Concurrent jobs per worker process and queue. */
+  workerConcurrency: number;
+  /** A job whose worker died is retried after this many seconds. */
+  jobExpireSeconds: number;
+  webDist: string;
+  logLevel: string;
+}
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got '${value}')`);
+  return n;
+}
+
+/** Reads the configuration from the environment (see README, "Configuration"). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const role = (env.ROLE ?? 'all') as Role;
+  if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker (got '${role}')`);
+  const repoRoot = path.resolve(import.meta.dirname, '../../..');
+  return {
+    port: int('PORT', env.PORT, 8000),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    role,
+    adminUsername: env.ADMIN_USERNAME ?? 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    workerConcurrency: int('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 1),
+    jobExpireSeconds: int('JOB_EXPIRE_SECONDS', env.JOB_EXPIRE_SECONDS, 3600),
+    webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { migrate, openDatabase } from '@logo-review/db';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { startWorker } from './jobs/worker.ts';
+import { MediaSigner } from './media/signer.ts';
+import { Storage } from './media/storage.ts';
+import { accountsRepository } from './repositories/accounts.repository.ts';
+import { placementsRepository } from './repositories/placements.repository.ts';
+import { ensureFirstUser } from './services/accounts.service.ts';
+
+/** Opens the database, migrates it, and builds the shared context (queue started, worker optional). */
+export async function createContext(config: Config, log: (msg: string) => void = console.log): Promise<AppContext> {
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(db);
+    if (applied.length) log(`database migrated: ${applied.join(', ')}`);
+    const secret = await accountsRepository.ensureSetting(db, 'media_secret', randomBytes(32).toString('hex'));
+    for (const org of await accountsRepository.allOrganizationIds(db)) await placementsRepository.ensureAutomatic(db, org);
+    const first = await ensureFirstUser(db, config.adminUsername, config.adminPassword);
+    if (first.created) {
+      log(
+        first.generatedPassword
+          ? `created organization 'My organization' and user '${config.adminUsername}' with password: ${first.generatedPassword}`
+          : `created organization 'My organization' and user '${config.adminUsername}' (password from ADMIN_PASSWORD)`,
+      );
+    }
+    const jobs = new JobQueue({ db, databaseUrl: config.databaseUrl, expireSeconds: config.jobExpireSeconds });
+    await jobs.start();
+    const ctx: AppContext = { config, db, storage: new Storage(config.dataDir), signer: new MediaSigner(secret), jobs };
+    if (config.role !== 'api') await startWorker(ctx);
+    return ctx;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.jobs.stop();
+  await ctx.db.close();
+}
