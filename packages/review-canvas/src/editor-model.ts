@@ -33,6 +33,9 @@ export interface DetectionRow {
   selected: boolean;
 }
 
+/** Keeps the next frame's start out of the current frame's closed query interval. */
+const FRAME_END_EPSILON_MS = 1e-6;
+
 /** Internal holder: the index keeps entries, so replacing a detection object needs no rebuild. */
 export interface ActiveEntry {
   det: Detection;
@@ -60,6 +63,8 @@ export class EditorModel {
 
   private timeMs = 0;
   private frameMs = 0;
+  // Last instant inside the current frame: frames are [start, start + 1000/fps).
+  private frameLastMs = 0;
 
   private readonly selected = new Set<number>();
   private readonly selectedDrafts = new Set<number>();
@@ -185,6 +190,7 @@ export class EditorModel {
     const frameChanged = frame !== this.frameMs;
     this.timeMs = t;
     this.frameMs = frame;
+    this.frameLastMs = frame + frameDurationMs(this.fps) - FRAME_END_EPSILON_MS;
     if (!frameChanged) return;
     // Copy the draft list only when a draft actually extends (this runs every frame during playback).
     let list: Draft[] | null = null;
@@ -209,9 +215,18 @@ export class EditorModel {
     return this.timeMs;
   }
 
-  /** Start (ms) of the frame shown at the current time; the time every "active" query uses. */
+  /** Start (ms) of the frame shown at the current time; quads and edits are taken at this time. */
   get frameTime(): number {
     return this.frameMs;
+  }
+
+  /**
+   * Whether a span [begin, end] (ms) is active on the current frame, i.e. overlaps the frame's interval
+   * [frame start, next frame start). Spec: "active at the current playback time, computed from fps". A span
+   * starting or ending mid-frame is therefore shown on that frame.
+   */
+  isSpanActive(begin: number, end: number): boolean {
+    return begin <= this.frameLastMs && end >= this.frameMs;
   }
 
   // ---- queries ---------------------------------------------------------------------------------
@@ -224,7 +239,7 @@ export class EditorModel {
       this.indexVersion++;
     }
     if (this.scratchFrame !== this.frameMs || this.scratchIndexVersion !== this.indexVersion) {
-      this.index.queryPoint(this.frameMs, this.scratch);
+      this.index.queryRange(this.frameMs, this.frameLastMs, this.scratch);
       this.scratchFrame = this.frameMs;
       this.scratchIndexVersion = this.indexVersion;
     }
@@ -232,7 +247,7 @@ export class EditorModel {
   }
 
   /**
-   * Detections active at the current frame (time_begin <= frame time <= time_end), including filtered ones,
+   * Detections active at the current frame ({@link EditorModel.isSpanActive}), including filtered ones,
    * in time_begin order. The array keeps its identity until the active set changes (React-friendly).
    */
   activeDetections(): readonly Detection[] {
@@ -288,9 +303,7 @@ export class EditorModel {
    */
   nextDetectionTime(): number | null {
     this.activeEntries();
-    const hit = this.index.firstStartingAfter(this.frameMs + 0.5 * frameDurationMs(this.fps), (e) =>
-      this.isShown(e.det),
-    );
+    const hit = this.index.firstStartingAfter(this.frameLastMs, (e) => this.isShown(e.det));
     return hit ? hit.det.time_begin : null;
   }
 
@@ -300,9 +313,7 @@ export class EditorModel {
    */
   previousDetectionTime(): number | null {
     this.activeEntries();
-    const hit = this.index.lastStartingBefore(this.frameMs - 0.5 * frameDurationMs(this.fps), (e) =>
-      this.isShown(e.det),
-    );
+    const hit = this.index.lastStartingBefore(this.frameMs, (e) => this.isShown(e.det));
     return hit ? hit.det.time_begin : null;
   }
 
@@ -315,11 +326,11 @@ export class EditorModel {
     const t = this.frameMs;
     if (target.kind === 'detection') {
       const d = this.entries.get(target.id)?.det;
-      if (!d || t < d.time_begin || t > d.time_end) return null;
+      if (!d || !this.isSpanActive(d.time_begin, d.time_end)) return null;
       return quadAt(d.coordinates, t);
     }
     const draft = this.draftList.find((x) => x.id === target.id);
-    if (!draft || t < draft.time_begin || t > draft.time_end) return null;
+    if (!draft || !this.isSpanActive(draft.time_begin, draft.time_end)) return null;
     return quadAt(draft.coordinates, t);
   }
 
@@ -514,8 +525,7 @@ export class EditorModel {
 
   /** Drafts whose span contains the current frame (drawn and hit-testable on the overlay). */
   activeDrafts(): Draft[] {
-    const t = this.frameMs;
-    return this.draftList.filter((d) => d.time_begin <= t && t <= d.time_end);
+    return this.draftList.filter((d) => this.isSpanActive(d.time_begin, d.time_end));
   }
 
   /** Index of the segment shown at the current frame for a detection (for edits). */

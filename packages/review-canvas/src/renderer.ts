@@ -124,7 +124,7 @@ export class OverlayRenderer {
     if (drafts.length > 0) {
       ctx.setLineDash(this.theme.draftDash);
       for (const d of drafts) {
-        if (t < d.time_begin || t > d.time_end) continue;
+        if (!model.isSpanActive(d.time_begin, d.time_end)) continue;
         const quad =
           preview !== null && preview.target.kind === 'draft' && preview.target.id === d.id
             ? preview.points
