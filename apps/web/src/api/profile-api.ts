@@ -1,0 +1,9 @@
+import { API, type LoginBody, type Profile, type ProfileUpdateBody, type Session } from '@logo-review/contract';
+import { http } from './http-client';
+
+export const profileApi = {
+  login: (body: LoginBody) => http.post<Session>(API.login, { json: body, anonymous: true }),
+  logout: () => http.post<unknown>(API.logout),
+  get: () => http.get<Profile>(API.profile),
+  update: (body: ProfileUpdateBody) => http.put<Profile>(API.profile, { json: body }),
+};

@@ -1,0 +1,130 @@
+import { memo, useState } from 'react';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Collapse from '@mui/material/Collapse';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import BlockIcon from '@mui/icons-material/Block';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { BRAND_STATUS, type Brand } from '@logo-review/contract';
+import { brandStatusColor, formatPrecision } from './brand-status';
+
+export interface BrandCardActions {
+  onEdit(brand: Brand): void;
+  onDeactivate(brand: Brand): void;
+  onDelete(brand: Brand): void;
+}
+
+/** Spec: '{localized name} ({name})'; just the name when there is no localized one. */
+export function brandTitle(brand: Pick<Brand, 'name' | 'localized_name'>): string {
+  const localized = brand.localized_name?.trim();
+  return localized ? `${localized} (${brand.name})` : brand.name;
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack direction="row" justifyContent="space-between" alignItems="center" sx={{ minHeight: 26 }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Box sx={{ typography: 'body2', fontWeight: 500 }}>{children}</Box>
+    </Stack>
+  );
+}
+
+/** Memoised: with 1,000 brands, typing in the search box must not re-render unchanged cards. */
+export const BrandCard = memo(function BrandCard({ brand, actions }: { brand: Brand; actions: BrandCardActions }) {
+  const [expanded, setExpanded] = useState(false);
+  const title = brandTitle(brand);
+  const deactivated = brand.status === BRAND_STATUS.DEACTIVATED;
+  return (
+    <Card component="article" aria-label={title}>
+      <CardContent sx={{ pb: 1 }}>
+        <Stack direction="row" spacing={1.5} alignItems="center" sx={{ mb: 1.5, minWidth: 0 }}>
+          <Avatar
+            src={brand.icon_url ?? undefined}
+            alt=""
+            variant="rounded"
+            sx={{ width: 40, height: 40, bgcolor: 'grey.100', color: 'text.secondary', '& img': { objectFit: 'contain' } }}
+            slotProps={{ img: { loading: 'lazy' } }}
+          >
+            {brand.name.slice(0, 1).toUpperCase()}
+          </Avatar>
+          <Typography variant="subtitle1" component="h3" sx={{ minWidth: 0, lineHeight: 1.3 }} title={title}>
+            {title}
+          </Typography>
+        </Stack>
+        <Row label="Status">
+          <Chip size="small" label={brand.status} color={brandStatusColor(brand.status)} variant="outlined" />
+        </Row>
+        <Row label="Activation progress">{Math.round(brand.activation_progress)}%</Row>
+        <Row label="Logo Count">{brand.logos.length}</Row>
+      </CardContent>
+      <CardActions disableSpacing sx={{ pt: 0 }}>
+        {/* Native titles instead of MUI tooltips: thousands of cards stay cheap to render. */}
+        <IconButton title="Edit" aria-label={`Edit ${brand.name}`} onClick={() => actions.onEdit(brand)}>
+          <EditIcon fontSize="small" />
+        </IconButton>
+        <IconButton
+          title={deactivated ? 'Already deactivated' : 'Deactivate'}
+          aria-label={`Deactivate ${brand.name}`}
+          disabled={deactivated}
+          onClick={() => actions.onDeactivate(brand)}
+        >
+          <BlockIcon fontSize="small" />
+        </IconButton>
+        <IconButton title="Delete" aria-label={`Delete ${brand.name}`} onClick={() => actions.onDelete(brand)}>
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+        <IconButton
+          title={expanded ? 'Hide logos' : 'Show logos'}
+          aria-label={expanded ? `Hide logos of ${brand.name}` : `Show logos of ${brand.name}`}
+          aria-expanded={expanded}
+          onClick={() => setExpanded((e) => !e)}
+          sx={{ ml: 'auto', transform: expanded ? 'rotate(180deg)' : 'none', transition: 'transform 150ms' }}
+        >
+          <ExpandMoreIcon />
+        </IconButton>
+      </CardActions>
+      <Collapse in={expanded} timeout="auto" unmountOnExit>
+        <CardContent sx={{ pt: 0, borderTop: 1, borderColor: 'divider' }}>
+          <Typography variant="overline" color="text.secondary">
+            Logos
+          </Typography>
+          {brand.logos.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              No data
+            </Typography>
+          ) : (
+            <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+              {brand.logos.map((logo) => (
+                <Stack component="li" key={logo.id} direction="row" spacing={1.5} alignItems="center">
+                  <Box
+                    component="img"
+                    src={logo.icon_url}
+                    alt={logo.file_name}
+                    loading="lazy"
+                    sx={{ width: 48, height: 32, objectFit: 'contain', bgcolor: 'grey.100', borderRadius: 1 }}
+                  />
+                  <Typography variant="body2" sx={{ flexGrow: 1, minWidth: 0 }} noWrap title={logo.file_name}>
+                    {logo.file_name}
+                  </Typography>
+                  <Typography variant="body2" fontWeight={500}>
+                    {logo.precision === null ? 'No data' : `Precision: ${formatPrecision(logo.precision)}`}
+                  </Typography>
+                </Stack>
+              ))}
+            </Stack>
+          )}
+        </CardContent>
+      </Collapse>
+    </Card>
+  );
+});

@@ -1,0 +1,159 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import BrandIcon from '@mui/icons-material/LocalOfferOutlined';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Brand } from '@logo-review/contract';
+import { brandsApi } from '../api/brands-api';
+import { formatError } from '../api/api-error';
+import { useBrands } from '../api/queries';
+import { QK } from '../api/query-keys';
+import { AddFab } from '../components/add-fab';
+import { CardCell, CardGrid } from '../components/card-grid';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { EmptyState } from '../components/empty-state';
+import { matchesSearch } from '../components/filter-by-name';
+import { PageLayout } from '../components/page-layout';
+import { SearchBox } from '../components/search-box';
+import { notify } from '../state/status-store';
+import { BrandCard, type BrandCardActions } from './brand-card';
+import { BrandDialog } from './brand-dialog';
+import { groupBrands, SINGLE_BRANDS } from './brand-groups';
+
+export default function BrandsPage() {
+  const queryClient = useQueryClient();
+  const brands = useBrands();
+  const [search, setSearch] = useState('');
+  // The input updates at once; the 1,000-card grid follows in a lower-priority render.
+  const deferredSearch = useDeferredValue(search);
+  const [editing, setEditing] = useState<Brand | null | undefined>(undefined);
+  const [deactivating, setDeactivating] = useState<Brand | null>(null);
+  const [deleting, setDeleting] = useState<Brand | null>(null);
+
+  const grouped = useMemo(() => groupBrands(brands.data ?? []), [brands.data]);
+  const sections = useMemo(() => {
+    const keep = (b: Brand) => matchesSearch(deferredSearch, b.name, b.localized_name);
+    const list = grouped.groups.map((g) => ({ title: g.title, brands: g.brands.filter(keep) }));
+    list.push({ title: SINGLE_BRANDS, brands: grouped.singles.filter(keep) });
+    return list.filter((s) => s.brands.length > 0);
+  }, [grouped, deferredSearch]);
+
+  const refresh = useMutation({
+    mutationFn: () => brandsApi.list(true),
+    onSuccess: (list) => {
+      queryClient.setQueryData(QK.brands, list);
+      notify.success('Checked for new brand data and updated.');
+    },
+    onError: (error) => notify.error(formatError(error, 'Error retriving brands')),
+  });
+  const deactivate = useMutation({
+    mutationFn: (brand: Brand) => brandsApi.deactivate(brand.id),
+    onSuccess: () => {
+      notify.success('Successufuly deactivated Brand');
+      setDeactivating(null);
+      return queryClient.invalidateQueries({ queryKey: QK.brands });
+    },
+    onError: (error) => notify.error(formatError(error, 'Error deactivating brand')),
+  });
+  const remove = useMutation({
+    mutationFn: (brand: Brand) => brandsApi.remove(brand.id),
+    onSuccess: () => {
+      notify.success('Successufuly deleted Brand');
+      setDeleting(null);
+      return queryClient.invalidateQueries({ queryKey: QK.brands });
+    },
+    onError: (error) => notify.error(formatError(error, 'Error deleting brand')),
+  });
+
+  // Stable identity so memoised cards are not re-rendered by page state changes.
+  const actions = useMemo<BrandCardActions>(
+    () => ({ onEdit: setEditing, onDeactivate: setDeactivating, onDelete: setDeleting }),
+    [],
+  );
+
+  const total = brands.data?.length ?? 0;
+  return (
+    <PageLayout
+      toolbar={<SearchBox value={search} onChange={setSearch} label="Search brands" />}
+      actions={
+        <Button
+          variant="outlined"
+          startIcon={<RefreshIcon />}
+          onClick={() => refresh.mutate()}
+          disabled={refresh.isPending}
+        >
+          Check for new brand data
+        </Button>
+      }
+    >
+      {(brands.isLoading || refresh.isPending) && <LinearProgress sx={{ mb: 2 }} aria-label="Loading brands" />}
+      {brands.isSuccess && total === 0 && (
+        <EmptyState
+          icon={<BrandIcon />}
+          title="No brands yet"
+          hint="Add your first brand with a few example logo images; detection starts once its logos are activated."
+          action={
+            <Button variant="contained" onClick={() => setEditing(null)}>
+              Add brand
+            </Button>
+          }
+        />
+      )}
+      {total > 0 && sections.length === 0 && (
+        <EmptyState title="No brand matches your search" hint="Try another name or clear the search box." />
+      )}
+      <Stack spacing={4} sx={{ opacity: search !== deferredSearch ? 0.7 : 1, transition: 'opacity 120ms' }}>
+        {sections.map((section) => (
+          <Box
+            component="section"
+            key={section.title}
+            aria-label={section.title}
+            // Off-screen groups skip layout and paint until scrolled to.
+            sx={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 400px' }}
+          >
+            <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 1.5 }}>
+              <Typography variant="h6" component="h2">
+                {section.title}
+              </Typography>
+              <Chip size="small" label={section.brands.length} />
+            </Stack>
+            <CardGrid label={`${section.title} brands`}>
+              {section.brands.map((brand) => (
+                <CardCell key={brand.id}>
+                  <BrandCard brand={brand} actions={actions} />
+                </CardCell>
+              ))}
+            </CardGrid>
+          </Box>
+        ))}
+      </Stack>
+      <AddFab label="Add brand" onClick={() => setEditing(null)} />
+      <BrandDialog brand={editing} onClose={() => setEditing(undefined)} />
+      <ConfirmDialog
+        open={deactivating !== null}
+        title={`Deactivate ${deactivating?.name ?? ''}?`}
+        message="Future videos will not contain this brand. Detections found earlier are kept."
+        confirmLabel="Deactivate"
+        busy={deactivate.isPending}
+        onConfirm={() => deactivating && deactivate.mutate(deactivating)}
+        onClose={() => setDeactivating(null)}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? ''}?`}
+        message="This cannot be undone. The brand, its logos and every detection found for it are removed."
+        confirmLabel="Delete"
+        danger
+        requireName={deleting?.name}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onClose={() => setDeleting(null)}
+      />
+    </PageLayout>
+  );
+}

@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+
+interface Props {
+  open: boolean;
+  title: string;
+  /** Spec: Save stays disabled until all required fields are filled. */
+  canSave: boolean;
+  busy?: boolean;
+  saveLabel?: string;
+  closeLabel?: string;
+  maxWidth?: 'xs' | 'sm' | 'md';
+  onSave(): void;
+  onClose(): void;
+  children: ReactNode;
+}
+
+/** The generic modal of the spec: a form with Save and Close. */
+export function FormDialog({
+  open,
+  title,
+  canSave,
+  busy,
+  saveLabel = 'Save',
+  closeLabel = 'Close',
+  maxWidth = 'sm',
+  onSave,
+  onClose,
+  children,
+}: Props) {
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth={maxWidth} aria-labelledby="form-dialog-title">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (canSave && !busy) onSave();
+        }}
+      >
+        <DialogTitle id="form-dialog-title">{title}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2.5} sx={{ pt: 1 }}>
+            {children}
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose}>{closeLabel}</Button>
+          <Button type="submit" variant="contained" disabled={!canSave || busy}>
+            {saveLabel}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,135 @@
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import TagIcon from '@mui/icons-material/SellOutlined';
+import type { Tag } from '@logo-review/contract';
+import { useBrands, usePlacements, useProjects, useTags } from '../api/queries';
+import { AddFab } from '../components/add-fab';
+import { CardCell, CardGrid } from '../components/card-grid';
+import { EmptyState } from '../components/empty-state';
+import { matchesSearch } from '../components/filter-by-name';
+import { PageLayout } from '../components/page-layout';
+import { SearchBox } from '../components/search-box';
+import { useLoadedMessage } from '../components/use-loaded-message';
+import { notify } from '../state/status-store';
+import { TagDialog } from './tag-dialog';
+import { describeTag } from './tag-format';
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+      {label}:{' '}
+      <Typography component="span" variant="body2" color="text.primary">
+        {value}
+      </Typography>
+    </Typography>
+  );
+}
+
+export default function TagsPage() {
+  const tags = useTags();
+  const brands = useBrands().data ?? [];
+  const placements = usePlacements().data ?? [];
+  const projects = useProjects().data ?? [];
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search);
+  const [editing, setEditing] = useState<Tag | null | undefined>(undefined);
+  useLoadedMessage(
+    tags.isSuccess,
+    tags.dataUpdatedAt,
+    useCallback(() => notify.info('Retrieved tags.'), []),
+  );
+
+  const maps = useMemo(
+    () => ({
+      brands: new Map(brands.map((b) => [b.id, b])),
+      placements: new Map(placements.map((p) => [p.id, p])),
+      projects: new Map(projects.map((p) => [p.id, p])),
+    }),
+    [brands, placements, projects],
+  );
+  const { active, archived } = useMemo(() => {
+    const list = (tags.data ?? [])
+      .filter((t) => matchesSearch(deferred, t.name))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    return { active: list.filter((t) => !t.archived), archived: list.filter((t) => t.archived) };
+  }, [tags.data, deferred]);
+  const total = tags.data?.length ?? 0;
+
+  const renderCards = (list: Tag[], label: string) => (
+    <CardGrid label={label}>
+      {list.map((tag) => {
+        const d = describeTag(tag, maps.brands, maps.placements, maps.projects);
+        return (
+          <CardCell key={tag.id}>
+            <Card component="article" aria-label={tag.name} sx={{ opacity: tag.archived ? 0.75 : 1 }}>
+              <CardContent>
+                <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 1 }}>
+                  <TagIcon fontSize="small" color={tag.archived ? 'disabled' : 'primary'} />
+                  <Typography variant="subtitle1" component="h3" noWrap title={tag.name}>
+                    {tag.name}
+                  </Typography>
+                </Stack>
+                <Field label="Brand" value={d.brand} />
+                <Field label="Placements" value={d.placements} />
+                <Field label="Project" value={d.project} />
+              </CardContent>
+              <CardActions disableSpacing sx={{ pt: 0 }}>
+                <IconButton title="Edit" aria-label={`Edit ${tag.name}`} onClick={() => setEditing(tag)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </CardActions>
+            </Card>
+          </CardCell>
+        );
+      })}
+    </CardGrid>
+  );
+
+  return (
+    <PageLayout toolbar={<SearchBox value={search} onChange={setSearch} label="Search tags" />}>
+      {tags.isLoading && <LinearProgress sx={{ mb: 2 }} aria-label="Loading tags" />}
+      {tags.isSuccess && total === 0 && (
+        <EmptyState
+          icon={<TagIcon />}
+          title="No tags yet"
+          hint="A tag links a brand with placements and a project, and lets you export a report by tag. Create your first one."
+          action={
+            <Button variant="contained" onClick={() => setEditing(null)}>
+              Add tag
+            </Button>
+          }
+        />
+      )}
+      {total > 0 && active.length + archived.length === 0 && (
+        <EmptyState title="No tag matches your search" hint="Try another name or clear the search box." />
+      )}
+      <Stack spacing={4}>
+        {active.length > 0 && renderCards(active, 'Active tags')}
+        {archived.length > 0 && (
+          <section aria-label="Archived (not active)">
+            <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
+              Archived (not active)
+            </Typography>
+            {renderCards(archived, 'Archived tags')}
+          </section>
+        )}
+      </Stack>
+      <AddFab label="Add tag" onClick={() => setEditing(null)} />
+      <TagDialog
+        tag={editing}
+        brands={brands}
+        placements={placements}
+        projects={projects}
+        onClose={() => setEditing(undefined)}
+      />
+    </PageLayout>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { LIMITS, type Video, type VerificationVideo } from '@logo-review/contract';
+import { formatError } from '../api/api-error';
+import { QK } from '../api/query-keys';
+import { verificationApi } from '../api/verification-api';
+import { FormDialog } from '../components/form-dialog';
+import { notify } from '../state/status-store';
+
+export interface VerificationTarget {
+  /** The record to edit, or null to create one. */
+  verification: VerificationVideo | null;
+  /** Preselected video when created from a video card. */
+  videoId?: number;
+}
+
+interface Props {
+  target: VerificationTarget | null;
+  videos: Video[];
+  onClose(): void;
+  /** Called after a successful save (the Videos page uses it to point at the Verification page). */
+  onSaved?(): void;
+}
+
+export function VerificationDialog({ target, ...rest }: Props) {
+  return target ? <VerificationForm key={target.verification?.id ?? 'new'} target={target} {...rest} /> : null;
+}
+
+function VerificationForm({ target, videos, onClose, onSaved }: Props & { target: VerificationTarget }) {
+  const queryClient = useQueryClient();
+  const editing = target.verification;
+  const [name, setName] = useState(editing?.name ?? '');
+  const [video, setVideo] = useState<string>(
+    editing ? String(editing.video) : target.videoId !== undefined ? String(target.videoId) : '',
+  );
+  const sorted = [...videos].sort((a, b) => a.name.localeCompare(b.name));
+  const save = useMutation({
+    mutationFn: () =>
+      editing
+        ? verificationApi.update({ id: editing.id, name: name.trim() })
+        : verificationApi.create({ name: name.trim(), video: Number(video) }),
+    onSuccess: (list) => {
+      queryClient.setQueryData(QK.verification, list);
+      notify.success(
+        editing ? `Updated verification video ${editing.id}.` : `Created new verification video ${name.trim()}.`,
+      );
+      onSaved?.();
+      onClose();
+    },
+    onError: (error) =>
+      notify.error(formatError(error, 'Failed to update verification video.')),
+  });
+  return (
+    <FormDialog
+      open
+      title={editing ? `Edit verification video ${editing.name}` : 'Create new verification video.'}
+      // Spec: save needs a non-empty name and a chosen video.
+      canSave={name.trim().length > 0 && video !== ''}
+      busy={save.isPending}
+      onSave={() => save.mutate()}
+      onClose={onClose}
+    >
+      <TextField
+        label="Name"
+        required
+        autoFocus
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
+      />
+      <TextField
+        select
+        label="Video"
+        required
+        value={video}
+        onChange={(e) => setVideo(e.target.value)}
+        // Spec: the video is read-only when editing.
+        disabled={editing !== null}
+        helperText={sorted.length === 0 ? 'Upload a video on the Videos page first.' : undefined}
+      >
+        {sorted.map((v) => (
+          <MenuItem key={v.id} value={String(v.id)}>
+            {v.name}
+          </MenuItem>
+        ))}
+      </TextField>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,145 @@
+import { memo, useState } from 'react';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Collapse from '@mui/material/Collapse';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import VerifiedIcon from '@mui/icons-material/VerifiedOutlined';
+import ExportIcon from '@mui/icons-material/FileDownloadOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import MovieIcon from '@mui/icons-material/MovieOutlined';
+import type { Video } from '@logo-review/contract';
+import { formatDuration } from './video-tree';
+import { videoState } from './video-status';
+
+export interface VideoCardActions {
+  onOpen(video: Video): void;
+  onVerify(video: Video): void;
+  onExport(video: Video): void;
+  onEdit(video: Video): void;
+  onDelete(video: Video): void;
+}
+
+function Detail({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <Stack direction="row" spacing={1} justifyContent="space-between" sx={{ py: 0.25 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
+        {label}
+      </Typography>
+      <Typography variant="body2" sx={{ textAlign: 'right', wordBreak: 'break-all' }}>
+        {value}
+      </Typography>
+    </Stack>
+  );
+}
+
+/** Memoised: a folder can hold 1,000 videos and search typing must stay smooth. */
+export const VideoCard = memo(function VideoCard({ video, actions }: { video: Video; actions: VideoCardActions }) {
+  const [expanded, setExpanded] = useState(false);
+  const state = videoState(video.status);
+  const ok = state === 'ok';
+  const header = (
+    <CardContent sx={{ pb: 1 }}>
+      <Stack direction="row" spacing={1.5} alignItems="center" sx={{ minWidth: 0 }}>
+        <Box
+          sx={{
+            width: 40,
+            height: 40,
+            borderRadius: 1.5,
+            flexShrink: 0,
+            display: 'grid',
+            placeItems: 'center',
+            bgcolor: state === 'error' ? '#fdecea' : 'grey.100',
+            color: state === 'error' ? 'error.main' : ok ? 'primary.main' : 'text.secondary',
+          }}
+        >
+          <MovieIcon />
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="subtitle1" component="h3" noWrap title={video.name}>
+            {video.name}
+          </Typography>
+          <Chip
+            size="small"
+            variant="outlined"
+            label={video.status}
+            color={state === 'ok' ? 'success' : state === 'error' ? 'error' : 'primary'}
+          />
+        </Box>
+      </Stack>
+      {state === 'processing' && (
+        <LinearProgress
+          variant="determinate"
+          value={video.progress}
+          sx={{ mt: 1.5, height: 4, borderRadius: 2 }}
+          aria-label={`Processing ${video.name}`}
+        />
+      )}
+    </CardContent>
+  );
+  return (
+    <Card component="article" aria-label={video.name} sx={{ borderColor: state === 'error' ? 'error.light' : undefined }}>
+      {/* Spec: a video card is clickable only when its status is OK; it opens the editor. */}
+      {ok ? (
+        <CardActionArea onClick={() => actions.onOpen(video)} aria-label={`Open ${video.name} in the editor`}>
+          {header}
+        </CardActionArea>
+      ) : (
+        header
+      )}
+      <CardActions disableSpacing sx={{ pt: 0, mt: 'auto' }}>
+        {ok && (
+          <>
+            <IconButton
+              title="Create verification video"
+              aria-label={`Create verification video of ${video.name}`}
+              onClick={() => actions.onVerify(video)}
+            >
+              <VerifiedIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              title="Export detections"
+              aria-label={`Export detections of ${video.name}`}
+              onClick={() => actions.onExport(video)}
+            >
+              <ExportIcon fontSize="small" />
+            </IconButton>
+          </>
+        )}
+        <IconButton title="Edit" aria-label={`Edit ${video.name}`} onClick={() => actions.onEdit(video)}>
+          <EditIcon fontSize="small" />
+        </IconButton>
+        <IconButton title="Delete" aria-label={`Delete ${video.name}`} onClick={() => actions.onDelete(video)}>
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+        <IconButton
+          title={expanded ? 'Hide details' : 'Show details'}
+          aria-label={expanded ? `Hide details of ${video.name}` : `Show details of ${video.name}`}
+          aria-expanded={expanded}
+          onClick={() => setExpanded((e) => !e)}
+          sx={{ ml: 'auto', transform: expanded ? 'rotate(180deg)' : 'none', transition: 'transform 150ms' }}
+        >
+          <ExpandMoreIcon />
+        </IconButton>
+      </CardActions>
+      <Collapse in={expanded} timeout="auto" unmountOnExit>
+        <CardContent sx={{ pt: 1, borderTop: 1, borderColor: 'divider' }}>
+          <Detail label="Project" value={video.project?.name ?? '/'} />
+          <Detail label="Status" value={video.status} />
+          <Detail label="Status Reason" value={video.status_reason || '-'} />
+          <Detail label="Progress" value={`${Math.round(video.progress)}%`} />
+          <Detail label="Request Hash" value={video.request_hash || '-'} />
+          <Detail label="Duration" value={formatDuration(video.frames, video.fps)} />
+        </CardContent>
+      </Collapse>
+    </Card>
+  );
+});
