@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { inject } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -45,6 +46,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
     databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
+  } else {
+    cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
   }
   const config: Config = {
     ...loadConfig({}),

@@ -35,7 +35,7 @@ export async function checkImage(buf: Buffer, fileName: string): Promise<Checked
   if (type && RASTER.has(type.mime)) {
     mime = type.mime;
     ext = RASTER.get(type.mime)!;
-  } else if (!type && looksLikeSvg(buf)) {
+  } else if ((!type || type.mime === 'application/xml') && looksLikeSvg(buf)) {
     mime = 'image/svg+xml';
     ext = '.svg';
   } else {

@@ -456,8 +456,11 @@ async function letOutputDrain(sheet: Sheet, out: NodeJS.WritableStream): Promise
   do {
     await new Promise<void>((resolve) => setTimeout(resolve, 1));
     if (writable.destroyed) throw new Error('The report output was closed before the report was complete');
-  if (process.env.DBG) { const z = (sheet as any)._workbook.zip; console.error("backlog", zipBacklog(sheet), (out as any).writableLength, z._readableState.length, z._writableState.length, z._queue?.length(), z._module?._readableState?.length, z._module?._writableState?.length); }
   } while (zipBacklog(sheet) > MAX_ZIP_BACKLOG || writable.writableNeedDrain);
+}
+
+interface LegacyStreamState {
+  length?: number;
 }
 
 function zipBacklog(sheet: Sheet): number {
@@ -465,8 +468,9 @@ function zipBacklog(sheet: Sheet): number {
   const pipes = internal.stream?.pipes;
   if (!Array.isArray(pipes)) return 0;
   let bytes = 0;
-  for (const pipe of pipes as { writableLength?: number; readableLength?: number }[]) {
-    bytes += (pipe.writableLength ?? 0) + (pipe.readableLength ?? 0);
+  // archiver's PassThrough comes from readable-stream 2, which has no writableLength getter.
+  for (const pipe of pipes as { _writableState?: LegacyStreamState; _readableState?: LegacyStreamState }[]) {
+    bytes += (pipe._writableState?.length ?? 0) + (pipe._readableState?.length ?? 0);
   }
   return bytes;
 }
