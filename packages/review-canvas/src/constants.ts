@@ -38,3 +38,10 @@ export const STORAGE_KEYS = { VIDEO: 'VIDEO', TIME: 'TIME', PLAY_MODE: 'PLAY_MOD
 
 /** Detection table height = video height minus these two (spec section 9). */
 export const TABLE_HEIGHT_OFFSETS = [52, 16] as const;
+
+/** Alert texts when next/previous detection search finds nothing (spec section 5, exact). */
+export const NEXT_DETECTION_NOT_FOUND = 'Cannot find next detection';
+export const PREVIOUS_DETECTION_NOT_FOUND = 'Cannot find previous detection';
+
+/** Shown in the New Detections table when a draft has no brand or placement yet (spec section 2). */
+export const NOT_SET_LABEL = 'Not set';

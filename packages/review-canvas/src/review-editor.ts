@@ -1,6 +1,7 @@
 import type { EditorEvents } from './editor-events.ts';
 import { EditorModel, type EditorModelOptions } from './editor-model.ts';
 import { OverlayRenderer, type CanvasLike, type RendererTheme } from './renderer.ts';
+import { hitHandle, type HandleHit } from './hit-test.ts';
 import type { KeyInput, PointerInput, ToolStateId } from './tools/tool-state.ts';
 import { ToolMachine, type ToolMachineOptions } from './tools/tool-machine.ts';
 import type { VideoMode } from './types.ts';
@@ -84,6 +85,24 @@ export class ReviewEditor {
 
   cancelDrawing(): void {
     this.tools.cancelDrawing();
+  }
+
+  /** The handle under a display point (for hover feedback), or null. */
+  hoverAt(x: number, y: number): HandleHit | null {
+    return hitHandle(this.model, x, y, this.tools.scale, this.tools.clickMarginPx);
+  }
+
+  /**
+   * CSS cursor for a display point: 'crosshair' while drawing, 'grabbing' while dragging, 'move' over an edge,
+   * 'pointer' over a corner, else 'default'.
+   */
+  cursorAt(x: number, y: number): string {
+    const state = this.tools.state;
+    if (state === 'drawing') return 'crosshair';
+    if (state === 'translating' || state === 'resizing') return 'grabbing';
+    if (state !== 'idle') return 'default';
+    const hit = this.hoverAt(x, y);
+    return hit === null ? 'default' : hit.mode === 'translate' ? 'move' : 'pointer';
   }
 
   get videoMode(): VideoMode {

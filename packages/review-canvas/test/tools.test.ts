@@ -288,3 +288,14 @@ describe('drawing four points', () => {
     ]);
   });
 });
+
+describe('hover feedback', () => {
+  it('reports the cursor for edges, corners, drawing and empty space', () => {
+    const { editor } = setup();
+    expect(editor.cursorAt(100, 55)).toBe('move');
+    expect(editor.cursorAt(52, 52)).toBe('pointer');
+    expect(editor.cursorAt(700, 500)).toBe('default');
+    editor.startDrawing();
+    expect(editor.cursorAt(100, 55)).toBe('crosshair');
+  });
+});
