@@ -146,6 +146,11 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
     { header: 'Source', width: 10 },
   ];
   const detections = addTableSheet(workbook, names.detections, detectionColumns, []);
+  // One shared style object per column: exceljs caches style ids by object identity, which saves a
+  // style lookup per cell (the per-cell copies exceljs makes from column styles always miss).
+  const detectionStyles = detectionColumns.map((c): Partial<ExcelJS.Style> =>
+    c.numFmt ? { numFmt: c.numFmt } : {},
+  );
   let written = 0;
   for await (const d of input.detections) {
     const measure = measureDetection(d.coordinates, video.width, video.height);
@@ -179,7 +184,9 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
       text(d.review),
       text(d.source),
     ];
-    detections.addRow(row).commit();
+    const added = detections.addRow(row);
+    for (let c = 0; c < detectionStyles.length; c++) added.getCell(c + 1).style = detectionStyles[c];
+    added.commit();
     if (++written % FLUSH_EVERY === 0) await letOutputDrain(detections, out);
   }
   detections.commit();
