@@ -93,6 +93,7 @@ export class EditorModel {
   /** Replaces all detections (clears the detection selection of ids that disappear). */
   setDetections(detections: readonly Detection[]): void {
     this.entries.clear();
+    this.indexDirty = true;
     this.addAll(detections);
     this.pruneSelection();
     this.touch('detections');

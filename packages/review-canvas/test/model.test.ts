@@ -52,6 +52,17 @@ describe('active detections', () => {
     expect(m.activeDetections()).not.toBe(a);
   });
 
+  it('setDetections replaces everything, also with an empty list', () => {
+    const m = model();
+    m.setTime(1800);
+    m.toggleDetection(1);
+    expect(m.activeDetections()).toHaveLength(2);
+    m.setDetections([]);
+    expect(m.activeDetections()).toHaveLength(0);
+    expect(m.selectedDetectionIds.size).toBe(0);
+    expect(m.nextDetectionTime()).toBeNull();
+  });
+
   it('merges window loads by id and picks up new ones', () => {
     const m = model();
     m.upsertDetections([
