@@ -33,6 +33,9 @@ export interface DetectionRow {
   selected: boolean;
 }
 
+/** Shared payload of the per-frame `changed` event (no allocation per frame). */
+const TIME_CHANGED = Object.freeze({ reason: 'time' as const });
+
 /** Keeps the next frame's start out of the current frame's closed query interval. */
 const FRAME_END_EPSILON_MS = 1e-6;
 
@@ -208,7 +211,7 @@ export class EditorModel {
       this.draftList = list;
       this.touch('drafts');
     }
-    this.events.emit('changed', { reason: 'time' });
+    this.events.emit('changed', TIME_CHANGED);
   }
 
   /** The raw playback time (ms) last set. */

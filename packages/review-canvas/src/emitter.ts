@@ -20,6 +20,7 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
   emit<K extends keyof Events>(type: K, payload: Events[K]): void {
     const set = this.listeners.get(type);
     if (!set) return;
-    for (const listener of [...set]) (listener as (p: Events[K]) => void)(payload);
+    // Iterating the live Set is safe when a listener unsubscribes itself; no copy per emit (this runs per frame).
+    for (const listener of set) (listener as (p: Events[K]) => void)(payload);
   }
 }

@@ -299,3 +299,24 @@ describe('hover feedback', () => {
     expect(editor.cursorAt(100, 55)).toBe('crosshair');
   });
 });
+
+describe('robustness', () => {
+  it('a press after a lost pointer-up cancels the open drag and starts a new interaction', () => {
+    const { editor, events } = setup();
+    editor.pointerDown({ x: 100, y: 50 });
+    editor.pointerMove({ x: 150, y: 80 });
+    // pointer-up never arrives
+    editor.pointerDown({ x: 800, y: 500 });
+    expect(editor.toolState).toBe('marquee');
+    expect(types(events)).toEqual(['interactionStarted', 'interactionEnded', 'interactionStarted']);
+    expect(events[1].payload).toMatchObject({ kind: 'translate', cancelled: true });
+    expect(editor.model.getDetection(1)?.coordinates[0].points).toEqual(box(100, 100, 200, 100));
+  });
+
+  it('ignores secondary buttons', () => {
+    const { editor, events } = setup();
+    editor.pointerDown({ x: 100, y: 50, button: 2 });
+    expect(editor.toolState).toBe('idle');
+    expect(events).toHaveLength(0);
+  });
+});

@@ -70,6 +70,9 @@ export class ToolMachine {
 
   pointerDown(e: PointerInput): void {
     if ((e.button ?? 0) !== 0) return;
+    // A press while a drag is still open means its pointer-up was lost (released outside the window without
+    // capture): cancel that interaction and start afresh.
+    if (this.current.id !== 'idle' && this.current.id !== 'drawing') this.current.onCancel();
     this.current.onPointerDown(e);
   }
 
@@ -106,9 +109,14 @@ export class ToolMachine {
     if (this.current.id === 'drawing') this.current.onCancel();
   }
 
-  /** What the renderer draws for the current interaction. */
+  private readonly overlayOut: ToolOverlay = { marquee: null, preview: null, drawing: null };
+
+  /** What the renderer draws for the current interaction (one reused object: read it, do not keep it). */
   overlay(): ToolOverlay {
-    const out: ToolOverlay = { marquee: null, preview: null, drawing: null };
+    const out = this.overlayOut;
+    out.marquee = null;
+    out.preview = null;
+    out.drawing = null;
     this.current.overlay(out);
     return out;
   }
