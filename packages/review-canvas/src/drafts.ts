@@ -109,3 +109,30 @@ export function isDraftValid(draft: Draft): boolean {
 export function canFinishDrafts(selected: readonly Draft[]): boolean {
   return selected.length > 0 && selected.every(isDraftValid);
 }
+
+/** A finished draft in the upload form of `POST /api/videos/detections/` (`{ detections: [...] }`). */
+export interface NewDetectionUpload {
+  video: number;
+  brand: number;
+  placement: number;
+  time_begin: number;
+  time_end: number;
+  coordinates: Segment[];
+}
+
+/**
+ * Converts a valid draft to its upload form. Throws when the draft is not valid (check
+ * {@link canFinishDrafts} first; the Finish button is disabled otherwise).
+ */
+export function draftToUpload(draft: Draft): NewDetectionUpload {
+  const problems = validateDraft(draft);
+  if (problems.length > 0) throw new Error(`Draft ${draft.id} is not valid: ${problems.join(', ')}`);
+  return {
+    video: draft.videoId,
+    brand: draft.brandId as number,
+    placement: draft.placementId as number,
+    time_begin: draft.time_begin,
+    time_end: draft.time_end,
+    coordinates: draft.coordinates.map((s) => ({ ...s, points: s.points.slice() })),
+  };
+}

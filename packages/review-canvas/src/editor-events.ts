@@ -21,8 +21,8 @@ export interface DetectionEditEvent {
 /** Why the model changed (for the shell's re-render). */
 export type ChangeReason = 'detections' | 'drafts' | 'selection' | 'filter' | 'time' | 'placements';
 
-/** Every event of the editor core, by name. */
-export interface EditorEvents {
+/** Every event of the editor core, by name. `D` is the shell's detection type (extra API fields are kept). */
+export interface EditorEvents<D extends Detection = Detection> {
   /** The selection changed (detections and drafts are selected separately: two tables). */
   selectionChanged: { detectionIds: number[]; draftIds: number[] };
   /** A saved detection was translated by an edge (at pointer-up). The model is already updated. */
@@ -38,7 +38,7 @@ export interface EditorEvents {
   /** Detections were removed (false positive, delete). */
   detectionsRemoved: { ids: number[] };
   /** A placement change was applied to detections. */
-  detectionsUpdated: { detections: Detection[] };
+  detectionsUpdated: { detections: D[] };
   /** A pointer interaction or drawing began: the shell pauses a playing video and remembers it was playing. */
   interactionStarted: { kind: InteractionKind; target: TargetRef | null };
   /** It ended: pass this payload to `shouldResumeAfterInteraction`. */

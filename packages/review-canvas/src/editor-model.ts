@@ -1,5 +1,5 @@
 import { canFinishDrafts, createDraft, editDraftPoints, extendDraftToTime } from './drafts.ts';
-import type { EditorEvents } from './editor-events.ts';
+import type { ChangeReason, EditorEvents } from './editor-events.ts';
 import { Emitter } from './emitter.ts';
 import { compileFilter, EMPTY_FILTER, isFilteredOut, type CompiledFilter } from './filter.ts';
 import { IntervalIndex } from './interval-index.ts';
@@ -26,8 +26,8 @@ export interface EditorModelOptions {
 }
 
 /** One row of the Detections table. */
-export interface DetectionRow {
-  detection: Detection;
+export interface DetectionRow<D extends Detection = Detection> {
+  detection: D;
   /** Hit by the filter: greyed and disabled (only listed when the filter's `visible` is on). */
   filtered: boolean;
   selected: boolean;
@@ -40,24 +40,24 @@ const TIME_CHANGED = Object.freeze({ reason: 'time' as const });
 const FRAME_END_EPSILON_MS = 1e-6;
 
 /** Internal holder: the index keeps entries, so replacing a detection object needs no rebuild. */
-export interface ActiveEntry {
-  det: Detection;
+export interface ActiveEntry<D extends Detection = Detection> {
+  det: D;
 }
 
 /**
  * The editor's state: detections and their time index, the current time, selection, filter and drafts.
  * Every mutation emits `changed` (and the specific event) on {@link EditorModel.events}.
  */
-export class EditorModel {
+export class EditorModel<D extends Detection = Detection> {
   /** The event bus shared by the model and the tools. */
-  readonly events = new Emitter<EditorEvents>();
+  readonly events = new Emitter<EditorEvents<D>>();
   readonly videoId: number;
   readonly fps: number;
   readonly segmentMarginMs: number;
   private readonly extendMode: 'selected' | 'all';
 
-  private readonly entries = new Map<number, ActiveEntry>();
-  private readonly index = new IntervalIndex<ActiveEntry>(
+  private readonly entries = new Map<number, ActiveEntry<D>>();
+  private readonly index = new IntervalIndex<ActiveEntry<D>>(
     (e) => e.det.time_begin,
     (e) => e.det.time_end,
   );
@@ -77,12 +77,12 @@ export class EditorModel {
   private readonly placementsById = new Map<number, PlacementRef>();
 
   // Scratch buffer of the active query (reused: no per-frame allocation) and its cache key.
-  private readonly scratch: ActiveEntry[] = [];
+  private readonly scratch: ActiveEntry<D>[] = [];
   private scratchFrame = NaN;
   private scratchIndexVersion = -1;
   private indexVersion = 0;
   // Public snapshot of active detections: a new array only when the active set changes.
-  private activeSnapshot: Detection[] = [];
+  private activeSnapshot: D[] = [];
 
   constructor(options: EditorModelOptions) {
     this.videoId = options.videoId;
@@ -94,7 +94,7 @@ export class EditorModel {
   // ---- detections -------------------------------------------------------------------------------
 
   /** Replaces all detections (clears the detection selection of ids that disappear). */
-  setDetections(detections: readonly Detection[]): void {
+  setDetections(detections: readonly D[]): void {
     this.entries.clear();
     this.indexDirty = true;
     this.addAll(detections);
@@ -103,13 +103,13 @@ export class EditorModel {
   }
 
   /** Adds or replaces detections by id (window loads overlap, so the same id arrives more than once). */
-  upsertDetections(detections: readonly Detection[]): void {
+  upsertDetections(detections: readonly D[]): void {
     if (detections.length === 0) return;
     this.addAll(detections);
     this.touch('detections');
   }
 
-  private addAll(detections: readonly Detection[]): void {
+  private addAll(detections: readonly D[]): void {
     for (const d of detections) {
       const det = { ...d, coordinates: sortSegments(d.coordinates) };
       const entry = this.entries.get(d.id);
@@ -138,7 +138,7 @@ export class EditorModel {
 
   /** Sets the placement of the given detections (after the "Change placement" call succeeded). */
   setDetectionsPlacement(ids: readonly number[], placement: PlacementRef): void {
-    const updated: Detection[] = [];
+    const updated: D[] = [];
     for (const id of ids) {
       const entry = this.entries.get(id);
       if (!entry) continue;
@@ -151,7 +151,7 @@ export class EditorModel {
   }
 
   /** Replaces one detection's segment points (used by the tools; the shell may use it to revert). */
-  setDetectionSegmentPoints(id: number, segmentIndex: number, points: number[]): Detection | null {
+  setDetectionSegmentPoints(id: number, segmentIndex: number, points: number[]): D | null {
     const entry = this.entries.get(id);
     if (!entry || segmentIndex < 0 || segmentIndex >= entry.det.coordinates.length) return null;
     entry.det = {
@@ -162,7 +162,7 @@ export class EditorModel {
     return entry.det;
   }
 
-  getDetection(id: number): Detection | undefined {
+  getDetection(id: number): D | undefined {
     return this.entries.get(id)?.det;
   }
 
@@ -236,7 +236,7 @@ export class EditorModel {
   // ---- queries ---------------------------------------------------------------------------------
 
   /** Internal: active entries at the current frame, in a reused buffer. Do not keep the array. */
-  activeEntries(): readonly ActiveEntry[] {
+  activeEntries(): readonly ActiveEntry<D>[] {
     if (this.indexDirty) {
       this.index.build([...this.entries.values()]);
       this.indexDirty = false;
@@ -254,7 +254,7 @@ export class EditorModel {
    * Detections active at the current frame ({@link EditorModel.isSpanActive}), including filtered ones,
    * in time_begin order. The array keeps its identity until the active set changes (React-friendly).
    */
-  activeDetections(): readonly Detection[] {
+  activeDetections(): readonly D[] {
     const entries = this.activeEntries();
     const snap = this.activeSnapshot;
     let same = snap.length === entries.length;
@@ -267,8 +267,8 @@ export class EditorModel {
    * Rows of the Detections table: active detections; ones hit by the filter are included (flagged) only when
    * the filter's `visible` is on.
    */
-  detectionRows(): DetectionRow[] {
-    const rows: DetectionRow[] = [];
+  detectionRows(): DetectionRow<D>[] {
+    const rows: DetectionRow<D>[] = [];
     for (const detection of this.activeDetections()) {
       const filtered = this.isFiltered(detection);
       if (filtered && !this.compiled.filter.visible) continue;
@@ -546,7 +546,7 @@ export class EditorModel {
     return this.version;
   }
 
-  private touch(reason: EditorEvents['changed']['reason']): void {
+  private touch(reason: ChangeReason): void {
     this.version++;
     this.events.emit('changed', { reason });
   }

@@ -27,7 +27,9 @@ export {
   validateDraft,
   isDraftValid,
   canFinishDrafts,
+  draftToUpload,
   type DraftProblem,
+  type NewDetectionUpload,
 } from './drafts.ts';
 export { EMPTY_FILTER, isFilteredOut, compileFilter, type CompiledFilter } from './filter.ts';
 export { brighten } from './color.ts';

@@ -4,7 +4,7 @@ import { OverlayRenderer, type CanvasLike, type RendererTheme } from './renderer
 import { hitHandle, type HandleHit } from './hit-test.ts';
 import type { KeyInput, PointerInput, ToolStateId } from './tools/tool-state.ts';
 import { ToolMachine, type ToolMachineOptions } from './tools/tool-machine.ts';
-import type { VideoMode } from './types.ts';
+import type { Detection, VideoMode } from './types.ts';
 
 /** Options of {@link ReviewEditor}. */
 export interface ReviewEditorOptions extends EditorModelOptions, ToolMachineOptions {
@@ -26,22 +26,24 @@ export interface ReviewEditorOptions extends EditorModelOptions, ToolMachineOpti
  * editor.model.setTime(video.currentTime * 1000);
  * editor.render(canvas.getContext('2d')!);
  */
-export class ReviewEditor {
-  readonly model: EditorModel;
+export class ReviewEditor<D extends Detection = Detection> {
+  readonly model: EditorModel<D>;
   readonly tools: ToolMachine;
   readonly renderer: OverlayRenderer;
   private width = 0;
   private height = 0;
 
   constructor(options: ReviewEditorOptions) {
-    this.model = new EditorModel(options);
-    this.tools = new ToolMachine(this.model, options);
+    this.model = new EditorModel<D>(options);
+    // The tools, hit test and renderer only read Detection fields and never emit D-typed events, so viewing
+    // the model as EditorModel<Detection> is sound (the emitter's listener map is what makes it invariant).
+    this.tools = new ToolMachine(this.model as unknown as EditorModel, options);
     this.tools.scale = options.scale ?? 1;
     this.renderer = new OverlayRenderer(options.theme);
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
-  on<K extends keyof EditorEvents>(type: K, listener: (payload: EditorEvents[K]) => void): () => void {
+  on<K extends keyof EditorEvents<D>>(type: K, listener: (payload: EditorEvents<D>[K]) => void): () => void {
     return this.model.events.on(type, listener);
   }
 
@@ -89,7 +91,7 @@ export class ReviewEditor {
 
   /** The handle under a display point (for hover feedback), or null. */
   hoverAt(x: number, y: number): HandleHit | null {
-    return hitHandle(this.model, x, y, this.tools.scale, this.tools.clickMarginPx);
+    return hitHandle(this.tools.model, x, y, this.tools.scale, this.tools.clickMarginPx);
   }
 
   /**
@@ -117,7 +119,7 @@ export class ReviewEditor {
   render(ctx: CanvasLike): void {
     this.renderer.render(
       ctx,
-      this.model,
+      this.tools.model,
       { width: this.width, height: this.height, scale: this.tools.scale },
       this.tools.overlay(),
     );

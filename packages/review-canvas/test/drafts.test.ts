@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canFinishDrafts,
   createDraft,
+  draftToUpload,
   editDraftPoints,
   extendDraftToTime,
   validateDraft,
@@ -54,6 +55,18 @@ describe('draft validity (spec section 5)', () => {
       validateDraft({ ...valid, coordinates: [{ start_time: 1000, end_time: 3000, points: A.slice(0, 6) }] }),
     ).toEqual(['points']);
     expect(validateDraft({ ...valid, coordinates: [] })).toEqual(['points']);
+  });
+
+  it('converts a valid draft to the upload form, and refuses an invalid one', () => {
+    expect(draftToUpload(valid)).toEqual({
+      video: 7,
+      brand: 3,
+      placement: 4,
+      time_begin: 1000,
+      time_end: 3000,
+      coordinates: [{ start_time: 1000, end_time: 3000, points: A }],
+    });
+    expect(() => draftToUpload({ ...valid, placementId: null })).toThrow(/placement/);
   });
 
   it('a fresh draft is not finishable: no brand, no placement, begin equals end', () => {

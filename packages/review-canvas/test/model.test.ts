@@ -190,3 +190,16 @@ describe('next and previous detection', () => {
     expect(m.previousDetectionTime()).toBe(6000);
   });
 });
+
+describe('shell detection type', () => {
+  it('keeps extra API fields and their type through the model', () => {
+    interface ApiDetection extends ReturnType<typeof det> {
+      review: string;
+    }
+    const m = new EditorModel<ApiDetection>({ videoId: 7, fps: 25 });
+    m.setDetections([{ ...det(1, 0, 1000, box(0, 0, 1, 1)), review: 'UNREVIEWED' }]);
+    m.setTime(500);
+    const review: string = m.activeDetections()[0].review;
+    expect(review).toBe('UNREVIEWED');
+  });
+});
