@@ -1,0 +1,146 @@
+import type { BrandIndex } from './brand-index.ts';
+import { DescriptorIndex } from './descriptor-index.ts';
+import { DEFAULT_DETECTOR, detectInFrame, type FrameHit } from './frame-detector.ts';
+import { loadGray } from './image-io.ts';
+import { getCv } from './opencv.ts';
+import {
+  classifyPlacement,
+  trackConfidence,
+  trackSegments,
+  Tracker,
+  type Placement,
+  type Track,
+} from './tracker.ts';
+import { probeVideo, streamFrames } from './video.ts';
+
+/** One brand instance over a time span. */
+export interface EngineDetection {
+  brandId: string | number;
+  /** The example whose keypoints found it (most hits), for per-logo precision. */
+  exampleId: string | number | null;
+  /** 0..1 */
+  confidence: number;
+  /** ms */
+  time_begin: number;
+  /** ms */
+  time_end: number;
+  /** Time segments (ms) each with the quad (8 numbers, corners clockwise from top-left, input pixels). */
+  coordinates: { start_time: number; end_time: number; points: number[] }[];
+  /** Fixed in screen space (overlay) or moving with the scene. */
+  placement: Placement;
+}
+
+/** Result of analysing one video or image. */
+export interface MediaAnalysis {
+  width: number;
+  height: number;
+  /** null for a still image */
+  fps: number | null;
+  frames: number;
+  detections: EngineDetection[];
+}
+
+/** Options of {@link analyzeVideo}. */
+export interface AnalyzeVideoOptions {
+  /** Frames analysed per second of video (default {@link DEFAULT_SAMPLE_FPS}). */
+  sampleFps?: number;
+  /** Frames are downscaled to this height for analysis (default {@link DEFAULT_ANALYSIS_HEIGHT}); never upscaled. */
+  analysisHeight?: number;
+  /** Called with 0..1 after each analysed frame. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Defaults chosen from the benchmark (bench/engine). */
+export const DEFAULT_SAMPLE_FPS = 4;
+export const DEFAULT_ANALYSIS_HEIGHT = 720;
+/** Tracks below this confidence are not reported. */
+export const MIN_CONFIDENCE = 0.35;
+/** Largest side at which still images are analysed. */
+const IMAGE_MAX_SIDE = 1920;
+
+/**
+ * Finds the brands' logos in a video: streams sampled grey frames from ffmpeg, detects per frame
+ * against one shared index of all brands, links hits into tracks and returns one detection per
+ * track with its time segments and automatic placement.
+ */
+export async function analyzeVideo(
+  file: string,
+  brands: BrandIndex[],
+  opts: AnalyzeVideoOptions = {},
+): Promise<MediaAnalysis> {
+  const info = await probeVideo(file);
+  const cv = await getCv();
+  const sampleFps = Math.min(opts.sampleFps ?? DEFAULT_SAMPLE_FPS, info.fps);
+  const targetH = Math.min(opts.analysisHeight ?? DEFAULT_ANALYSIS_HEIGHT, info.height);
+  const height = Math.max(2, Math.round(targetH / 2) * 2);
+  const width = Math.max(2, Math.round((info.width * height) / info.height / 2) * 2);
+  const sx = info.width / width;
+  const sy = info.height / height;
+  const stepMs = 1000 / sampleFps;
+  const endMs = info.duration * 1000;
+  const expected = Math.max(1, Math.ceil(info.duration * sampleFps));
+  const index = new DescriptorIndex(brands);
+  const tracks: Track[] = [];
+  const tracker = new Tracker({ stepMs, maxGap: Math.max(1, Math.round(sampleFps * 0.75)) }, (t) =>
+    tracks.push(t),
+  );
+  opts.onProgress?.(0);
+  let done = 0;
+  for await (const frame of streamFrames(file, { sampleFps, width, height, signal: opts.signal })) {
+    const hits = detectInFrame(cv, frame, index, DEFAULT_DETECTOR).map((h) => toInput(h, sx, sy));
+    tracker.push(frame.timeMs, hits);
+    done++;
+    opts.onProgress?.(Math.min(0.999, done / expected));
+    // Let timers and I/O (progress reporting, abort) run between frames.
+    await new Promise((r) => setImmediate(r));
+  }
+  tracker.flush();
+  const detections = tracks
+    .map((t) => toDetection(t, brands, index, stepMs, endMs))
+    .filter((d) => d.confidence >= MIN_CONFIDENCE)
+    .sort((a, b) => a.time_begin - b.time_begin);
+  opts.onProgress?.(1);
+  return { width: info.width, height: info.height, fps: info.fps, frames: info.frames, detections };
+}
+
+/** Finds the brands' logos in a still image (times are 0). */
+export async function analyzeImage(file: string, brands: BrandIndex[]): Promise<MediaAnalysis> {
+  const cv = await getCv();
+  const img = await loadGray(file, IMAGE_MAX_SIDE);
+  const index = new DescriptorIndex(brands);
+  const sx = img.originalWidth / img.width;
+  const sy = img.originalHeight / img.height;
+  const hits = detectInFrame(cv, img, index, DEFAULT_DETECTOR).map((h) => toInput(h, sx, sy));
+  const detections = hits
+    .map((h) => toDetection({ brand: h.brand, hits: [{ ...h, timeMs: 0 }] }, brands, index, 0, 0))
+    .filter((d) => d.confidence >= MIN_CONFIDENCE);
+  return { width: img.originalWidth, height: img.originalHeight, fps: null, frames: 1, detections };
+}
+
+function toInput(h: FrameHit, sx: number, sy: number): FrameHit {
+  return { ...h, quad: h.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)) };
+}
+
+function toDetection(
+  t: Track,
+  brands: BrandIndex[],
+  index: DescriptorIndex,
+  stepMs: number,
+  endMs: number,
+): EngineDetection {
+  const votes = new Map<number, number>();
+  for (const h of t.hits) votes.set(h.example, (votes.get(h.example) ?? 0) + h.score);
+  const example = [...votes].sort((a, b) => b[1] - a[1])[0][0];
+  const ex = index.examples[example];
+  const coordinates = trackSegments(t, stepMs, endMs);
+  return {
+    brandId: brands[t.brand].brandId,
+    exampleId: brands[ex.brand].examples[ex.local]?.id ?? null,
+    confidence: trackConfidence(t),
+    time_begin: coordinates[0].start_time,
+    time_end: coordinates[coordinates.length - 1].end_time,
+    coordinates,
+    placement: classifyPlacement(t),
+  };
+}

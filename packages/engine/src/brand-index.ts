@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { computeOrb } from './features.ts';
+import { loadLogo, logoToGray } from './image-io.ts';
+import { getCv } from './opencv.ts';
+
+/** Format/algorithm version of a brand index; part of {@link BrandIndex.version}. */
+export const INDEX_FORMAT = 'orb1';
+
+/** One example logo given to {@link buildBrandIndex}. */
+export interface BrandExampleInput {
+  /** The example's id, reported back as `exampleId` on detections it produced. */
+  id: string | number;
+  /** Path to a png, jpg, jpeg, svg or webp file. */
+  file: string;
+}
+
+/** Per-example facts kept in the index. */
+export interface IndexedExample {
+  id: string | number;
+  /** Size of the example's normalised raster; keypoint coordinates are in these pixels. */
+  width: number;
+  height: number;
+}
+
+/**
+ * A brand's matching index, built once per brand (activation) and reused by every analysis.
+ * Keypoints of all examples at several scales and on light and dark backgrounds, as flat arrays.
+ */
+export interface BrandIndex {
+  brandId: string | number;
+  /** Changes whenever results could change: index format plus a hash of the example files. */
+  version: string;
+  /** Brand name, when known (the CLI reports it). */
+  name?: string;
+  examples: IndexedExample[];
+  /** Number of keypoints. */
+  count: number;
+  /** Example index (into `examples`) per keypoint. */
+  exampleOf: Uint16Array;
+  /** x, y per keypoint in the example's normalised pixels. */
+  xy: Float32Array;
+  /** 32-byte ORB descriptor per keypoint. */
+  desc: Uint8Array;
+}
+
+/** Long side of the normalised example raster. */
+const BASE = 400;
+/** Scales at which the example is rendered; ORB's own pyramid fills the gaps between them. */
+const SCALES = [1, 0.55, 0.3, 0.17];
+const MAX_PER_RENDER = 500;
+const PAD = 24;
+
+/**
+ * Builds a brand's index from its example logos. Each example is rendered at several sizes; cut-out
+ * logos (with transparency) are rendered on both a light and a dark background because ORB's
+ * binary tests depend on the logo/background contrast polarity, which the scene decides.
+ */
+export async function buildBrandIndex(
+  brand: { id: string | number; name: string; examples: BrandExampleInput[] },
+  opts: { onProgress?: (done: number, total: number) => void } = {},
+): Promise<BrandIndex> {
+  const cv = await getCv();
+  const hash = createHash('sha256').update(INDEX_FORMAT);
+  const examples: IndexedExample[] = [];
+  const parts: { ex: number; xy: Float32Array; desc: Uint8Array; count: number }[] = [];
+  const total = brand.examples.length;
+  opts.onProgress?.(0, total);
+  for (const [i, example] of brand.examples.entries()) {
+    hash.update(String(example.id)).update(await readFile(example.file));
+    let logo;
+    try {
+      logo = await loadLogo(example.file, BASE);
+    } catch (err) {
+      throw new Error(`cannot read example logo ${example.file}: ${(err as Error).message}`);
+    }
+    const exIdx = examples.length;
+    examples.push({ id: example.id, width: logo.width, height: logo.height });
+    const backgrounds = logo.hasAlpha ? [235, 20] : [null];
+    for (const bg of backgrounds) {
+      for (const s of SCALES) {
+        if (Math.max(logo.width, logo.height) * s < 40) continue;
+        const gray = await logoToGray(logo, s, bg, PAD);
+        const f = computeOrb(cv, gray, {
+          maxFeatures: MAX_PER_RENDER,
+          nLevels: 3,
+          scaleFactor: 1.2,
+          patchSize: 31,
+        });
+        const sx = logo.width / (gray.width - 2 * PAD);
+        const sy = logo.height / (gray.height - 2 * PAD);
+        const xy = new Float32Array(f.count * 2);
+        for (let k = 0; k < f.count; k++) {
+          // pixel-centre convention on both sides of the resize
+          xy[k * 2] = (f.xy[k * 2] - PAD + 0.5) * sx - 0.5;
+          xy[k * 2 + 1] = (f.xy[k * 2 + 1] - PAD + 0.5) * sy - 0.5;
+        }
+        parts.push({ ex: exIdx, xy, desc: f.desc, count: f.count });
+      }
+    }
+    opts.onProgress?.(i + 1, total);
+  }
+  const count = parts.reduce((n, p) => n + p.count, 0);
+  const exampleOf = new Uint16Array(count);
+  const xy = new Float32Array(count * 2);
+  const desc = new Uint8Array(count * 32);
+  let o = 0;
+  for (const p of parts) {
+    exampleOf.fill(p.ex, o, o + p.count);
+    xy.set(p.xy, o * 2);
+    desc.set(p.desc, o * 32);
+    o += p.count;
+  }
+  return {
+    brandId: brand.id,
+    name: brand.name,
+    version: `${INDEX_FORMAT}-${hash.digest('hex').slice(0, 16)}`,
+    examples,
+    count,
+    exampleOf,
+    xy,
+    desc,
+  };
+}
+
+const MAGIC = 'LGIX';
+
+/** Serialises an index to a compact binary buffer (JSON header + raw typed arrays). */
+export function serializeBrandIndex(index: BrandIndex): Buffer {
+  const header = Buffer.from(
+    JSON.stringify({
+      brandId: index.brandId,
+      version: index.version,
+      name: index.name,
+      examples: index.examples,
+      count: index.count,
+    }),
+  );
+  const head = Buffer.alloc(8);
+  head.write(MAGIC, 0, 'ascii');
+  head.writeUInt32LE(header.length, 4);
+  return Buffer.concat([
+    head,
+    header,
+    Buffer.from(index.exampleOf.buffer, index.exampleOf.byteOffset, index.exampleOf.byteLength),
+    Buffer.from(index.xy.buffer, index.xy.byteOffset, index.xy.byteLength),
+    Buffer.from(index.desc.buffer, index.desc.byteOffset, index.desc.byteLength),
+  ]);
+}
+
+/** Reads a buffer written by {@link serializeBrandIndex}; throws a readable Error if it is not one. */
+export function deserializeBrandIndex(buf: Buffer): BrandIndex {
+  if (buf.length < 8 || buf.toString('ascii', 0, 4) !== MAGIC) throw new Error('not a brand index buffer');
+  const hl = buf.readUInt32LE(4);
+  const h = JSON.parse(buf.toString('utf8', 8, 8 + hl)) as Omit<BrandIndex, 'exampleOf' | 'xy' | 'desc'>;
+  const n = h.count;
+  let o = 8 + hl;
+  if (buf.length !== o + n * 2 + n * 8 + n * 32)
+    throw new Error('brand index buffer is truncated or corrupt');
+  // Copy into fresh, aligned arrays: a Buffer slice may sit at an odd offset in a shared pool.
+  const exampleOf = new Uint16Array(n);
+  new Uint8Array(exampleOf.buffer).set(buf.subarray(o, o + n * 2));
+  o += n * 2;
+  const xy = new Float32Array(n * 2);
+  new Uint8Array(xy.buffer).set(buf.subarray(o, o + n * 8));
+  o += n * 8;
+  const desc = new Uint8Array(buf.subarray(o, o + n * 32));
+  return { ...h, exampleOf, xy, desc };
+}

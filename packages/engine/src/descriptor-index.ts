@@ -1,0 +1,185 @@
+import type { BrandIndex } from './brand-index.ts';
+import type { FeatureSet } from './features.ts';
+
+/** One frame keypoint matched to one brand keypoint. */
+export interface Match {
+  /** frame keypoint index */
+  q: number;
+  /** global keypoint index in the {@link DescriptorIndex} */
+  t: number;
+  dist: number;
+}
+
+const TABLES = 16;
+
+/** Hamming distance of two 256-bit descriptors given as 8 uint32 words. */
+function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
+  let d = 0;
+  for (let k = 0; k < 8; k++) {
+    let x = a[ai + k] ^ b[bi + k];
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  return d;
+}
+
+function mulberry32(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * One shared nearest-neighbour index over the keypoints of every brand, so that a frame is matched
+ * against 200 brands at about the cost of 10: bit-sampling LSH on the 256-bit ORB descriptors,
+ * with the key length grown with the index size so buckets stay a few entries long.
+ */
+export class DescriptorIndex {
+  readonly count: number;
+  /** brand (position in the brands array) per keypoint */
+  readonly brandOf: Uint16Array;
+  /** global example number per keypoint; see {@link examples} */
+  readonly exampleOf: Uint32Array;
+  readonly xy: Float32Array;
+  readonly examples: {
+    brand: number;
+    local: number;
+    width: number;
+    height: number;
+    /** keypoints of an example are contiguous: [start, end) */
+    start: number;
+    end: number;
+  }[] = [];
+  private readonly words: Uint32Array;
+  private readonly bits: Uint16Array;
+  private readonly keyBits: number;
+  private readonly offsets: Int32Array[] = [];
+  private readonly ids: Int32Array[] = [];
+  private readonly stamp: Int32Array;
+  private stampNo = 0;
+
+  constructor(brands: BrandIndex[]) {
+    const n = brands.reduce((s, b) => s + b.count, 0);
+    this.count = n;
+    this.brandOf = new Uint16Array(n);
+    this.exampleOf = new Uint32Array(n);
+    this.xy = new Float32Array(n * 2);
+    const bytes = new Uint8Array(n * 32);
+    let o = 0;
+    brands.forEach((b, bi) => {
+      const exBase = this.examples.length;
+      b.examples.forEach((e, li) =>
+        this.examples.push({ brand: bi, local: li, width: e.width, height: e.height, start: o, end: o }),
+      );
+      this.brandOf.fill(bi, o, o + b.count);
+      for (let k = 0; k < b.count; k++) {
+        const ex = this.examples[exBase + b.exampleOf[k]];
+        this.exampleOf[o + k] = exBase + b.exampleOf[k];
+        if (ex.end === ex.start) ex.start = o + k;
+        ex.end = o + k + 1;
+      }
+      this.xy.set(b.xy, o * 2);
+      bytes.set(b.desc, o * 32);
+      o += b.count;
+    });
+    this.words = new Uint32Array(bytes.buffer);
+    this.stamp = new Int32Array(n);
+    this.keyBits = Math.max(10, Math.min(18, Math.round(Math.log2(Math.max(n, 1))) - 2));
+    const rnd = mulberry32(0x10605);
+    this.bits = new Uint16Array(TABLES * this.keyBits);
+    for (let i = 0; i < this.bits.length; i++) this.bits[i] = Math.floor(rnd() * 256);
+    const size = 1 << this.keyBits;
+    for (let t = 0; t < TABLES; t++) {
+      const keys = new Int32Array(n);
+      const off = new Int32Array(size + 1);
+      for (let i = 0; i < n; i++) {
+        const k = this.key(this.words, i * 8, t);
+        keys[i] = k;
+        off[k + 1]++;
+      }
+      for (let k = 0; k < size; k++) off[k + 1] += off[k];
+      const fill = off.slice(0, size);
+      const ids = new Int32Array(n);
+      for (let i = 0; i < n; i++) ids[fill[keys[i]]++] = i;
+      this.offsets.push(off);
+      this.ids.push(ids);
+    }
+  }
+
+  private key(words: Uint32Array, base: number, table: number): number {
+    let k = 0;
+    const b0 = table * this.keyBits;
+    for (let j = 0; j < this.keyBits; j++) {
+      const bit = this.bits[b0 + j];
+      k = (k << 1) | ((words[base + (bit >>> 5)] >>> (bit & 31)) & 1);
+    }
+    return k;
+  }
+
+  /** Hamming distance between frame descriptor `q` and index keypoint `t`. */
+  distance(frameWords: Uint32Array, q: number, t: number): number {
+    return hamming(frameWords, q * 8, this.words, t * 8);
+  }
+
+  /**
+   * Approximate nearest neighbour with a ratio test. The runner-up that the ratio test compares
+   * against must be a real alternative: another brand, or the same example far from the best
+   * keypoint (the same corner seen at another render scale is not an alternative).
+   */
+  match(frame: FeatureSet, maxDist = 64, ratio = 0.8): Match[] {
+    const out: Match[] = [];
+    if (this.count === 0 || frame.count === 0) return out;
+    const q = new Uint32Array(frame.desc.buffer, frame.desc.byteOffset, frame.count * 8);
+    for (let i = 0; i < frame.count; i++) {
+      const stamp = ++this.stampNo;
+      let d1 = 999;
+      let t1 = -1;
+      let d2 = 999;
+      const cands: number[] = [];
+      for (let t = 0; t < TABLES; t++) {
+        const k = this.key(q, i * 8, t);
+        const off = this.offsets[t];
+        const ids = this.ids[t];
+        for (let p = off[k]; p < off[k + 1]; p++) {
+          const id = ids[p];
+          if (this.stamp[id] === stamp) continue;
+          this.stamp[id] = stamp;
+          const d = hamming(q, i * 8, this.words, id * 8);
+          if (d < 100) cands.push(id, d);
+          if (d < d1) {
+            d1 = d;
+            t1 = id;
+          }
+        }
+      }
+      if (t1 < 0 || d1 > maxDist) continue;
+      const b1 = this.brandOf[t1];
+      const e1 = this.exampleOf[t1];
+      const x1 = this.xy[t1 * 2];
+      const y1 = this.xy[t1 * 2 + 1];
+      const ex = this.examples[e1];
+      const near = 0.06 * Math.max(ex.width, ex.height);
+      for (let c = 0; c < cands.length; c += 2) {
+        const id = cands[c];
+        const d = cands[c + 1];
+        if (id === t1 || d >= d2) continue;
+        if (this.brandOf[id] !== b1) d2 = d;
+        else if (
+          this.exampleOf[id] === e1 &&
+          Math.hypot(this.xy[id * 2] - x1, this.xy[id * 2 + 1] - y1) > near
+        )
+          d2 = d;
+      }
+      if (d1 < ratio * d2) out.push({ q: i, t: t1, dist: d1 });
+    }
+    if (this.stampNo > 2e9) {
+      this.stamp.fill(0);
+      this.stampNo = 0;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,278 @@
+import type { DescriptorIndex, Match } from './descriptor-index.ts';
+import { computeOrb, type FeatureSet, type GrayImage } from './features.ts';
+import { applyH, isConvexClockwise, projectRect, quadIoU, sides, signedArea, type Quad } from './geometry.ts';
+import type { Cv } from './opencv.ts';
+
+/** A logo instance found in one frame. */
+export interface FrameHit {
+  /** position of the brand in the brands array */
+  brand: number;
+  /** global example number in the {@link DescriptorIndex} */
+  example: number;
+  /** corners in analysis pixels */
+  quad: Quad;
+  inliers: number;
+  /** 0..1 */
+  score: number;
+}
+
+/** Tunables of the per-frame detector (defaults come from the benchmark). */
+export interface DetectorOptions {
+  /** ORB keypoints per megapixel of the analysed frame. */
+  featuresPerMp: number;
+  minInliers: number;
+  ransacThreshold: number;
+}
+
+export const DEFAULT_DETECTOR: DetectorOptions = { featuresPerMp: 3500, minInliers: 10, ransacThreshold: 4 };
+
+const MAX_INSTANCES_PER_EXAMPLE = 3;
+
+/** Finds every brand instance in one grey frame: ORB, shared LSH matching, RANSAC per example. */
+export function detectInFrame(
+  cv: Cv,
+  frame: GrayImage,
+  index: DescriptorIndex,
+  opts: DetectorOptions = DEFAULT_DETECTOR,
+): FrameHit[] {
+  if (index.count === 0) return [];
+  const maxFeatures = Math.max(500, Math.round((opts.featuresPerMp * frame.width * frame.height) / 1e6));
+  const feats = computeOrb(cv, frame, { maxFeatures, nLevels: 6, scaleFactor: 1.25, patchSize: 31 });
+  const matches = index.match(feats);
+  const byExample = new Map<number, Match[]>();
+  for (const m of matches) {
+    const e = index.exampleOf[m.t];
+    let list = byExample.get(e);
+    if (!list) byExample.set(e, (list = []));
+    list.push(m);
+  }
+  const hits: FrameHit[] = [];
+  for (const [example, list] of byExample) {
+    let remaining = list;
+    for (let inst = 0; inst < MAX_INSTANCES_PER_EXAMPLE && remaining.length >= opts.minInliers; inst++) {
+      const found = fitExample(cv, index, example, remaining, feats.xy, frame, opts);
+      if (!found) break;
+      if (found.hit) hits.push(refine(cv, index, found.hit, found.H, feats, frame, opts));
+      remaining = remaining.filter((_, i) => !found.inlier[i]);
+    }
+  }
+  return suppress(hits);
+}
+
+function fitExample(
+  cv: Cv,
+  index: DescriptorIndex,
+  example: number,
+  list: Match[],
+  frameXy: Float32Array,
+  frame: GrayImage,
+  opts: DetectorOptions,
+): { hit: FrameHit | null; H: Float64Array; inlier: boolean[] } | null {
+  const n = list.length;
+  const src = new Float32Array(n * 2);
+  const dst = new Float32Array(n * 2);
+  list.forEach((m, i) => {
+    src[i * 2] = index.xy[m.t * 2];
+    src[i * 2 + 1] = index.xy[m.t * 2 + 1];
+    dst[i * 2] = frameXy[m.q * 2];
+    dst[i * 2 + 1] = frameXy[m.q * 2 + 1];
+  });
+  const srcMat = cv.matFromArray(n, 1, cv.CV_32FC2, src);
+  const dstMat = cv.matFromArray(n, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
+  let H: Float64Array | null = null;
+  const inlier: boolean[] = new Array(n).fill(false);
+  let count = 0;
+  try {
+    const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, opts.ransacThreshold, mask, 2000, 0.995);
+    if (!h.empty() && h.rows === 3) {
+      H = Float64Array.from(h.data64F as Float64Array);
+      for (let i = 0; i < n; i++) if (mask.data[i]) ((inlier[i] = true), count++);
+    }
+    h.delete();
+  } finally {
+    srcMat.delete();
+    dstMat.delete();
+    mask.delete();
+  }
+  if (!H || count < opts.minInliers) return null;
+  // One frame keypoint may vote once; duplicates inflate the inlier count on repetitive texture.
+  const seenQ = new Set<number>();
+  let unique = 0;
+  list.forEach((m, i) => {
+    if (inlier[i] && !seenQ.has(m.q)) (seenQ.add(m.q), unique++);
+  });
+  const ex = index.examples[example];
+  const quad = exampleQuad(H, ex);
+  const ok = unique >= opts.minInliers && plausible(quad, ex, frame) && spread(src, inlier, ex) >= 0.08;
+  if (!ok) return { hit: null, H, inlier };
+  const ratio = count / n;
+  const score = Math.min(1, Math.max(0, (1 - Math.exp(-(unique - 4) / 10)) * (0.6 + 0.4 * ratio)));
+  return { hit: { brand: ex.brand, example, quad, inliers: unique, score }, H, inlier };
+}
+
+/**
+ * The example's outer edge (pixel centres run 0..w-1, so the edge is at -0.5..w-0.5) mapped into
+ * the frame, back in edge coordinates.
+ */
+function exampleQuad(H: ArrayLike<number>, ex: { width: number; height: number }): Quad {
+  const T = [1, 0, -0.5, 0, 1, -0.5, 0, 0, 1];
+  const HT = mul3(H, T);
+  return projectRect(HT, ex.width, ex.height).map((v) => v + 0.5);
+}
+
+function mul3(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  const r: number[] = [];
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) r.push(a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j]);
+  return r;
+}
+
+/**
+ * Guided matching: project every keypoint of the example through the first homography, pair it
+ * with the most similar frame keypoint within a few pixels, and refit on those pairs. The
+ * RANSAC fit rests on the few matches that survived the global ratio test; this one uses every
+ * consistent pair, which is what brings corners to within a pixel or two.
+ */
+function refine(
+  cv: Cv,
+  index: DescriptorIndex,
+  hit: FrameHit,
+  H0: Float64Array,
+  feats: FeatureSet,
+  frame: GrayImage,
+  opts: DetectorOptions,
+): FrameHit {
+  const ex = index.examples[hit.example];
+  const grid = frameGrid(feats);
+  const words = new Uint32Array(feats.desc.buffer, feats.desc.byteOffset, feats.count * 8);
+  let H = H0;
+  let best = hit;
+  for (let round = 0; round < 2; round++) {
+    const bestFor = new Map<number, { t: number; d: number }>();
+    for (let t = ex.start; t < ex.end; t++) {
+      const [px, py] = applyH(H, index.xy[t * 2], index.xy[t * 2 + 1]);
+      if (!Number.isFinite(px)) continue;
+      const cx = Math.floor(px / CELL);
+      const cy = Math.floor(py / CELL);
+      for (let gy = cy - 1; gy <= cy + 1; gy++) {
+        for (let gx = cx - 1; gx <= cx + 1; gx++) {
+          for (const q of grid.get(gy * 100000 + gx) ?? []) {
+            if (Math.hypot(feats.xy[q * 2] - px, feats.xy[q * 2 + 1] - py) > 5) continue;
+            const d = index.distance(words, q, t);
+            if (d > 64) continue;
+            const cur = bestFor.get(q);
+            if (!cur || d < cur.d) bestFor.set(q, { t, d });
+          }
+        }
+      }
+    }
+    if (bestFor.size < opts.minInliers) break;
+    const src: number[] = [];
+    const dst: number[] = [];
+    for (const [q, { t }] of bestFor) {
+      src.push(index.xy[t * 2], index.xy[t * 2 + 1]);
+      dst.push(feats.xy[q * 2], feats.xy[q * 2 + 1]);
+    }
+    const n = bestFor.size;
+    const srcMat = cv.matFromArray(n, 1, cv.CV_32FC2, src);
+    const dstMat = cv.matFromArray(n, 1, cv.CV_32FC2, dst);
+    const mask = new cv.Mat();
+    try {
+      const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, 2.5, mask, 2000, 0.995);
+      if (h.empty() || h.rows !== 3) {
+        h.delete();
+        break;
+      }
+      const Hn = Float64Array.from(h.data64F as Float64Array);
+      h.delete();
+      let count = 0;
+      for (let i = 0; i < n; i++) if (mask.data[i]) count++;
+      const quad = exampleQuad(Hn, ex);
+      if (count < Math.max(opts.minInliers, best.inliers * 0.8) || !plausible(quad, ex, frame)) break;
+      H = Hn;
+      best = { ...best, quad, inliers: Math.max(best.inliers, count) };
+    } finally {
+      srcMat.delete();
+      dstMat.delete();
+      mask.delete();
+    }
+  }
+  return best;
+}
+
+const CELL = 8;
+
+function frameGrid(feats: FeatureSet): Map<number, number[]> {
+  const grid = new Map<number, number[]>();
+  for (let q = 0; q < feats.count; q++) {
+    const key = Math.floor(feats.xy[q * 2 + 1] / CELL) * 100000 + Math.floor(feats.xy[q * 2] / CELL);
+    let l = grid.get(key);
+    if (!l) grid.set(key, (l = []));
+    l.push(q);
+  }
+  return grid;
+}
+
+/** Share of the example's area covered by the bounding box of the inlier keypoints. */
+function spread(src: Float32Array, inlier: boolean[], ex: { width: number; height: number }): number {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  inlier.forEach((ok, i) => {
+    if (!ok) return;
+    x0 = Math.min(x0, src[i * 2]);
+    x1 = Math.max(x1, src[i * 2]);
+    y0 = Math.min(y0, src[i * 2 + 1]);
+    y1 = Math.max(y1, src[i * 2 + 1]);
+  });
+  return ((x1 - x0) * (y1 - y0)) / (ex.width * ex.height);
+}
+
+/**
+ * Geometric sanity of a homography's quad: convex and clockwise (a mirrored logo flips the
+ * winding), not tiny, not larger than the frame allows, limited perspective and aspect change.
+ */
+export function plausible(
+  quad: Quad,
+  ex: { width: number; height: number },
+  frame: { width: number; height: number },
+) {
+  if (quad.some((v) => !Number.isFinite(v))) return false;
+  if (!isConvexClockwise(quad)) return false;
+  const area = signedArea(quad);
+  if (area < 120 || area > 1.5 * frame.width * frame.height) return false;
+  const [top, right, bottom, left] = sides(quad);
+  if (Math.max(top, bottom) / Math.max(1e-6, Math.min(top, bottom)) > 3) return false;
+  if (Math.max(left, right) / Math.max(1e-6, Math.min(left, right)) > 3) return false;
+  const aspect = (top + bottom) / (left + right) / (ex.width / ex.height);
+  if (aspect > 3.5 || aspect < 1 / 3.5) return false;
+  // Interior angles between about 30 and 150 degrees: stronger shear than that is a bad fit.
+  for (let i = 0; i < 4; i++) {
+    const a = ((i + 3) % 4) * 2;
+    const b = i * 2;
+    const c = ((i + 1) % 4) * 2;
+    const ux = quad[a] - quad[b];
+    const uy = quad[a + 1] - quad[b + 1];
+    const vx = quad[c] - quad[b];
+    const vy = quad[c + 1] - quad[b + 1];
+    const cos = (ux * vx + uy * vy) / (Math.hypot(ux, uy) * Math.hypot(vx, vy));
+    if (Math.abs(cos) > 0.87) return false;
+  }
+  return true;
+}
+
+/** Keeps the best hit where hits overlap (several examples of a brand, or rival brands). */
+function suppress(hits: FrameHit[]): FrameHit[] {
+  hits.sort((a, b) => b.score - a.score || b.inliers - a.inliers);
+  const kept: FrameHit[] = [];
+  for (const h of hits) {
+    const clash = kept.some((k) => {
+      const iou = quadIoU(k.quad, h.quad);
+      return k.brand === h.brand ? iou > 0.3 : iou > 0.5;
+    });
+    if (!clash) kept.push(h);
+  }
+  return kept;
+}

@@ -1,0 +1,134 @@
+/** Quad as 8 numbers: x1,y1 .. x4,y4, corners clockwise (in y-down image space) from top-left. */
+export type Quad = number[];
+
+type Pt = [number, number];
+
+function toPts(q: Quad): Pt[] {
+  return [
+    [q[0], q[1]],
+    [q[2], q[3]],
+    [q[4], q[5]],
+    [q[6], q[7]],
+  ];
+}
+
+/** Signed area (shoelace); positive for clockwise order in y-down image coordinates. */
+export function signedArea(q: Quad): number {
+  let a = 0;
+  for (let i = 0; i < 4; i++) {
+    const j = (i + 1) % 4;
+    a += q[i * 2] * q[j * 2 + 1] - q[j * 2] * q[i * 2 + 1];
+  }
+  return a / 2;
+}
+
+/**
+ * True when the quad is strictly convex and keeps the example's orientation. A mirrored logo
+ * maps to a quad with the opposite winding, so this is also the "not mirrored" test.
+ */
+export function isConvexClockwise(q: Quad): boolean {
+  for (let i = 0; i < 4; i++) {
+    const a = i * 2;
+    const b = ((i + 1) % 4) * 2;
+    const c = ((i + 2) % 4) * 2;
+    const cross = (q[b] - q[a]) * (q[c + 1] - q[b + 1]) - (q[b + 1] - q[a + 1]) * (q[c] - q[b]);
+    if (!(cross > 0)) return false;
+  }
+  return true;
+}
+
+function sideLen(q: Quad, i: number): number {
+  const a = i * 2;
+  const b = ((i + 1) % 4) * 2;
+  return Math.hypot(q[b] - q[a], q[b + 1] - q[a + 1]);
+}
+
+/** Lengths of top, right, bottom, left sides. */
+export function sides(q: Quad): [number, number, number, number] {
+  return [sideLen(q, 0), sideLen(q, 1), sideLen(q, 2), sideLen(q, 3)];
+}
+
+/** Applies a row-major 3x3 homography to a point. */
+export function applyH(h: ArrayLike<number>, x: number, y: number): Pt {
+  const w = h[6] * x + h[7] * y + h[8];
+  return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
+}
+
+/** The quad that the homography maps the example rectangle (w x h) to. */
+export function projectRect(h: ArrayLike<number>, w: number, hgt: number): Quad {
+  const out: number[] = [];
+  for (const [x, y] of [
+    [0, 0],
+    [w, 0],
+    [w, hgt],
+    [0, hgt],
+  ] as Pt[]) {
+    const p = applyH(h, x, y);
+    out.push(p[0], p[1]);
+  }
+  return out;
+}
+
+function clip(subject: Pt[], a: Pt, b: Pt): Pt[] {
+  const out: Pt[] = [];
+  const inside = (p: Pt) => (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0;
+  const inter = (p: Pt, q: Pt): Pt => {
+    const a1 = b[1] - a[1];
+    const b1 = a[0] - b[0];
+    const c1 = a1 * a[0] + b1 * a[1];
+    const a2 = q[1] - p[1];
+    const b2 = p[0] - q[0];
+    const c2 = a2 * p[0] + b2 * p[1];
+    const det = a1 * b2 - a2 * b1;
+    if (Math.abs(det) < 1e-12) return p;
+    return [(b2 * c1 - b1 * c2) / det, (a1 * c2 - a2 * c1) / det];
+  };
+  for (let i = 0; i < subject.length; i++) {
+    const cur = subject[i];
+    const prev = subject[(i + subject.length - 1) % subject.length];
+    const cin = inside(cur);
+    const pin = inside(prev);
+    if (cin) {
+      if (!pin) out.push(inter(prev, cur));
+      out.push(cur);
+    } else if (pin) out.push(inter(prev, cur));
+  }
+  return out;
+}
+
+function polyArea(p: Pt[]): number {
+  let a = 0;
+  for (let i = 0; i < p.length; i++) {
+    const j = (i + 1) % p.length;
+    a += p[i][0] * p[j][1] - p[j][0] * p[i][1];
+  }
+  return Math.abs(a) / 2;
+}
+
+/** Orders a convex quad clockwise (y-down) so clipping works whatever its winding. */
+function clockwise(q: Quad): Pt[] {
+  const p = toPts(q);
+  return signedArea(q) >= 0 ? p : p.reverse();
+}
+
+/** Intersection over union of two convex quads (Sutherland-Hodgman clipping). */
+export function quadIoU(a: Quad, b: Quad): number {
+  const pa = clockwise(a);
+  let inter = clockwise(b);
+  for (let i = 0; i < 4 && inter.length > 0; i++) inter = clip(inter, pa[i], pa[(i + 1) % 4]);
+  const ia = inter.length >= 3 ? polyArea(inter) : 0;
+  const ua = polyArea(pa) + polyArea(clockwise(b)) - ia;
+  return ua > 0 ? ia / ua : 0;
+}
+
+/** Largest distance between corresponding corners. */
+export function maxCornerDist(a: Quad, b: Quad): number {
+  let m = 0;
+  for (let i = 0; i < 4; i++) m = Math.max(m, Math.hypot(a[i * 2] - b[i * 2], a[i * 2 + 1] - b[i * 2 + 1]));
+  return m;
+}
+
+/** Centre of a quad (mean of its corners). */
+export function quadCenter(q: Quad): Pt {
+  return [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4];
+}

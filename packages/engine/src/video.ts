@@ -1,0 +1,141 @@
+import { spawn, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Facts about a video file from ffprobe. */
+export interface VideoInfo {
+  width: number;
+  height: number;
+  fps: number;
+  frames: number;
+  /** seconds */
+  duration: number;
+}
+
+const IMAGE_FORMATS = /(^|,)(image2|png_pipe|jpeg_pipe|webp_pipe|svg_pipe|bmp_pipe|gif|tiff_pipe)(,|$)/;
+
+function ratio(r: string | undefined): number {
+  if (!r) return 0;
+  const [a, b] = r.split('/').map(Number);
+  return b ? a / b : a || 0;
+}
+
+/** Reads a video's size, frame rate, frame count and duration with ffprobe. */
+export async function probeVideo(file: string): Promise<VideoInfo> {
+  let out: string;
+  try {
+    ({ stdout: out } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=width,height,r_frame_rate,avg_frame_rate,nb_frames,duration:format=duration,format_name',
+      '-of',
+      'json',
+      file,
+    ]));
+  } catch (err) {
+    const msg = ((err as { stderr?: string }).stderr ?? (err as Error).message).trim().split('\n').pop();
+    throw new Error(`not a readable video: ${file} (${msg})`);
+  }
+  const j = JSON.parse(out) as {
+    streams?: {
+      width?: number;
+      height?: number;
+      r_frame_rate?: string;
+      avg_frame_rate?: string;
+      nb_frames?: string;
+      duration?: string;
+    }[];
+    format?: { duration?: string; format_name?: string };
+  };
+  const s = j.streams?.[0];
+  if (!s || !s.width || !s.height) throw new Error(`not a video (no video stream): ${file}`);
+  if (IMAGE_FORMATS.test(j.format?.format_name ?? ''))
+    throw new Error(`not a video (a still image): ${file}`);
+  const fps = ratio(s.avg_frame_rate) || ratio(s.r_frame_rate);
+  const duration = Number(s.duration ?? j.format?.duration ?? 0);
+  if (!fps || !(duration > 0)) throw new Error(`not a video (no frame rate or duration): ${file}`);
+  const frames = Number(s.nb_frames) || Math.round(duration * fps);
+  return { width: s.width, height: s.height, fps, frames, duration };
+}
+
+/** One decoded, sampled, downscaled grey frame. */
+export interface SampledFrame {
+  index: number;
+  timeMs: number;
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/**
+ * Streams sampled grey frames from ffmpeg (rawvideo on a pipe; never the whole video in memory).
+ * The consumer's pace throttles ffmpeg through the pipe's back-pressure.
+ */
+export async function* streamFrames(
+  file: string,
+  opts: { sampleFps: number; width: number; height: number; signal?: AbortSignal },
+): AsyncGenerator<SampledFrame> {
+  const { width, height, sampleFps } = opts;
+  const proc = spawn(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      '-i',
+      file,
+      '-map',
+      '0:v:0',
+      '-an',
+      '-sn',
+      '-vf',
+      `fps=${sampleFps},scale=${width}:${height}:flags=area`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  proc.stderr.on('data', (d: Buffer) => {
+    if (stderr.length < 4000) stderr += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
+  const abort = () => proc.kill('SIGKILL');
+  opts.signal?.addEventListener('abort', abort);
+  const frameSize = width * height;
+  let buf = Buffer.alloc(frameSize);
+  let fill = 0;
+  let index = 0;
+  try {
+    for await (const chunk of proc.stdout as AsyncIterable<Buffer>) {
+      let off = 0;
+      while (off < chunk.length) {
+        const n = Math.min(frameSize - fill, chunk.length - off);
+        chunk.copy(buf, fill, off, off + n);
+        fill += n;
+        off += n;
+        if (fill === frameSize) {
+          const data = new Uint8Array(buf.buffer, buf.byteOffset, frameSize);
+          yield { index, timeMs: (index * 1000) / sampleFps, width, height, data };
+          index++;
+          buf = Buffer.alloc(frameSize);
+          fill = 0;
+        }
+      }
+      if (opts.signal?.aborted) break;
+    }
+    const code = await exited;
+    if (opts.signal?.aborted) throw new DOMException('analysis aborted', 'AbortError');
+    if (code !== 0) throw new Error(`ffmpeg failed on ${file}: ${stderr.trim() || `exit code ${code}`}`);
+  } finally {
+    opts.signal?.removeEventListener('abort', abort);
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+  }
+}
