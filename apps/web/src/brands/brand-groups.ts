@@ -4,7 +4,9 @@
  *  - they are equal;
  *  - one starts with the other and the shorter has at least 4 characters ("Nike" / "Nike Football");
  *  - both have at least 5 characters and differ by one typo: one insertion, deletion, substitution
- *    or swap of neighbours ("Adidas" / "Addidas").
+ *    or swap of neighbours ("Adidas" / "Addidas");
+ *  - their first words have at least 5 characters and are equal or one typo apart
+ *    ("Adidas" / "Addidas Originals").
  * Similarity is transitive through union-find, so a chain of variants forms one group. Brands
  * similar to no other one go to 'Single Brands'. Runs in O(n·L) (plus prefix runs) so 1,000+
  * brands group in a few milliseconds.
@@ -23,12 +25,17 @@ export const SINGLE_BRANDS = 'Single Brands';
 const MIN_PREFIX = 4;
 const MIN_TYPO = 5;
 
-export function foldName(name: string): string {
+function foldWords(name: string): string[] {
   return name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '');
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+export function foldName(name: string): string {
+  return foldWords(name).join('');
 }
 
 class UnionFind {
@@ -64,17 +71,21 @@ export function groupBrands<T extends NamedBrand>(brands: readonly T[]): { group
   // Equal keys and one-typo neighbours meet in the same deletion bucket.
   const byVariant = new Map<string, number>();
   const byKey = new Map<string, number>();
-  keys.forEach((key, i) => {
-    const same = byKey.get(key);
-    if (same !== undefined) uf.union(same, i);
-    else byKey.set(key, i);
+  const addVariants = (key: string, i: number) => {
     if (key.length < MIN_TYPO) return;
     for (const variant of deletions(key)) {
-      if (variant.length < MIN_TYPO - 1) continue;
       const other = byVariant.get(variant);
       if (other !== undefined) uf.union(other, i);
       else byVariant.set(variant, i);
     }
+  };
+  keys.forEach((key, i) => {
+    const same = byKey.get(key);
+    if (same !== undefined) uf.union(same, i);
+    else byKey.set(key, i);
+    addVariants(key, i);
+    const first = foldWords(brands[i].name)[0];
+    if (first && first !== key) addVariants(first, i);
   });
 
   // Prefixes: in sorted order, every key that extends `k` directly follows it.
@@ -104,8 +115,10 @@ export function groupBrands<T extends NamedBrand>(brands: readonly T[]): { group
       continue;
     }
     list.sort(byName);
-    // The shortest name is the common stem ("Nike" for "Nike", "Nike Football").
-    const title = list.reduce((best, b) => (b.name.length < best.name.length ? b : best), list[0]).name;
+    // The shortest name is the common stem ("Nike" for "Nike", "Nike Football"); ties go to the oldest brand.
+    const title = list.reduce((best, b) =>
+      b.name.length < best.name.length || (b.name.length === best.name.length && b.id < best.id) ? b : best,
+    ).name;
     groups.push({ title, brands: list });
   }
   groups.sort((a, b) => a.title.localeCompare(b.title));
