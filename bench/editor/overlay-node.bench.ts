@@ -7,52 +7,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ReviewEditor, type CanvasLike, type Detection } from '@logo-review/review-canvas';
+import { generateDetections, lcg, percentile as pct } from './generate-detections.ts';
 
 const DETECTIONS = 50_000;
 const DURATION_MS = 600_000; // 10 min
 const FPS = 25;
-
-function lcg(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
-
-const COLORS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1', '#000000', '#ff7043'];
-
-/** 50,000 detections, 2 to 10 s long (so about 500 active at a time), one segment per second. */
-function generate(): Detection[] {
-  const rnd = lcg(7);
-  const out: Detection[] = [];
-  for (let id = 1; id <= DETECTIONS; id++) {
-    const begin = Math.floor(rnd() * (DURATION_MS - 10_000));
-    const len = 2000 + Math.floor(rnd() * 8000);
-    const x = rnd() * 1800;
-    const y = rnd() * 1000;
-    const coordinates = [];
-    for (let s = begin; s < begin + len; s += 1000) {
-      const dx = (s - begin) / 100;
-      coordinates.push({
-        start_time: s,
-        end_time: Math.min(s + 999, begin + len),
-        points: [x + dx, y, x + dx + 100, y, x + dx + 100, y + 50, x + dx, y + 50],
-      });
-    }
-    const p = Math.floor(rnd() * COLORS.length);
-    out.push({
-      id,
-      brand: 1 + Math.floor(rnd() * 30),
-      placement: { id: p + 1, localized_name: `P${p}`, color: COLORS[p] },
-      coordinates,
-      time_begin: begin,
-      time_end: begin + len,
-      video: 1,
-    });
-  }
-  return out;
-}
 
 /** Counts calls but draws nothing. */
 class NullCanvas implements CanvasLike {
@@ -91,14 +50,10 @@ class NullCanvas implements CanvasLike {
   }
 }
 
-function pct(xs: number[], p: number): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 const f = (x: number) => x.toFixed(3);
 const gc = (globalThis as { gc?: () => void }).gc;
 
-let detections: Detection[] | null = generate();
+let detections: Detection[] | null = generateDetections(DETECTIONS, DURATION_MS);
 const editor = new ReviewEditor({ videoId: 1, fps: FPS });
 editor.setViewport(1280, 720, 1280 / 1920);
 

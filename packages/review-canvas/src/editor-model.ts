@@ -62,6 +62,9 @@ export class EditorModel<D extends Detection = Detection> {
     (e) => e.det.time_end,
   );
   private indexDirty = false;
+  // Entries added since the last index build, and whether the next build must start from scratch.
+  private readonly pendingEntries: ActiveEntry<D>[] = [];
+  private fullRebuild = false;
   private version = 0;
 
   private timeMs = 0;
@@ -96,6 +99,8 @@ export class EditorModel<D extends Detection = Detection> {
   /** Replaces all detections (clears the detection selection of ids that disappear). */
   setDetections(detections: readonly D[]): void {
     this.entries.clear();
+    this.pendingEntries.length = 0;
+    this.fullRebuild = true;
     this.indexDirty = true;
     this.addAll(detections);
     this.pruneSelection();
@@ -111,12 +116,18 @@ export class EditorModel<D extends Detection = Detection> {
 
   private addAll(detections: readonly D[]): void {
     for (const d of detections) {
-      const det = { ...d, coordinates: sortSegments(d.coordinates) };
+      // Detections are never mutated (edits replace the object), so the caller's object is kept unless its
+      // segments need sorting.
+      const sorted = sortSegments(d.coordinates);
+      const det = sorted === d.coordinates ? d : { ...d, coordinates: sorted };
       const entry = this.entries.get(d.id);
       if (entry && entry.det.time_begin === det.time_begin && entry.det.time_end === det.time_end)
         entry.det = det;
       else {
-        this.entries.set(d.id, { det });
+        // A replaced entry with another span stays in the index until the rebuild drops it (not in the map).
+        const fresh = { det };
+        this.entries.set(d.id, fresh);
+        this.pendingEntries.push(fresh);
         this.indexDirty = true;
       }
     }
@@ -238,7 +249,10 @@ export class EditorModel<D extends Detection = Detection> {
   /** Internal: active entries at the current frame, in a reused buffer. Do not keep the array. */
   activeEntries(): readonly ActiveEntry<D>[] {
     if (this.indexDirty) {
-      this.index.build([...this.entries.values()]);
+      if (this.fullRebuild) this.index.build([...this.entries.values()]);
+      else this.index.update((e) => this.entries.get(e.det.id) === e, this.pendingEntries);
+      this.pendingEntries.length = 0;
+      this.fullRebuild = false;
       this.indexDirty = false;
       this.indexVersion++;
     }

@@ -28,12 +28,43 @@ export class IntervalIndex<T> {
     return this.items.length;
   }
 
-  /** Replaces the indexed items (the array is copied and sorted by start). */
+  /** Replaces the indexed items (the array is copied and sorted by start). O(n log n). */
   build(items: readonly T[]): void {
-    const n = items.length;
     const order = items.slice();
     const startOf = this.startOf;
     order.sort((a, b) => startOf(a) - startOf(b));
+    this.adopt(order);
+  }
+
+  /**
+   * Incremental rebuild: keeps the indexed items that pass `keep`, adds those of `added` that pass it, in O(n + m log m) for m added
+   * items (only those are sorted, then merged). Window loads during playback use this, so adding a few hundred
+   * detections to 50,000 does not re-sort everything.
+   */
+  update(keep: (item: T) => boolean, added: readonly T[]): void {
+    const startOf = this.startOf;
+    const fresh = added.filter(keep).sort((a, b) => startOf(a) - startOf(b));
+    const old = this.items;
+    const merged: T[] = new Array(old.length + fresh.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < old.length || j < fresh.length) {
+      if (i < old.length && !keep(old[i])) {
+        i++;
+        continue;
+      }
+      if (j >= fresh.length || (i < old.length && this.starts[i] <= startOf(fresh[j])))
+        merged[k++] = old[i++];
+      else merged[k++] = fresh[j++];
+    }
+    merged.length = k;
+    this.adopt(merged);
+  }
+
+  private adopt(order: T[]): void {
+    const n = order.length;
+    const startOf = this.startOf;
     this.items = order;
     this.starts = new Float64Array(n);
     this.ends = new Float64Array(n);

@@ -53,6 +53,31 @@ describe('IntervalIndex', () => {
     }
   });
 
+  it('an incremental update (drop some, add some) equals a full build', () => {
+    const all = make(3000, 5);
+    const index = new IntervalIndex<Iv>(
+      (i) => i.s,
+      (i) => i.e,
+    );
+    index.build(all.slice(0, 2000));
+    const dropped = new Set(all.filter((i) => i.id % 7 === 0).map((i) => i.id));
+    index.update((i) => !dropped.has(i.id), all.slice(2000));
+    const expected = all.filter((i) => !dropped.has(i.id));
+    expect(index.size).toBe(expected.length);
+    const out: Iv[] = [];
+    const rnd = lcg(9);
+    for (let q = 0; q < 300; q++) {
+      const t = Math.floor(rnd() * 100_000);
+      index.queryPoint(t, out);
+      expect(out.map((i) => i.id).sort((a, b) => a - b)).toEqual(
+        expected
+          .filter((i) => i.s <= t && i.e >= t)
+          .map((i) => i.id)
+          .sort((a, b) => a - b),
+      );
+    }
+  });
+
   it('treats intervals as closed at both ends', () => {
     const index = new IntervalIndex<Iv>(
       (i) => i.s,

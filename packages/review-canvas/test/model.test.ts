@@ -63,6 +63,20 @@ describe('active detections', () => {
     expect(m.nextDetectionTime()).toBeNull();
   });
 
+  it('re-indexes a detection whose span changed, and forgets removed ones', () => {
+    const m = model();
+    m.setTime(1800);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([1, 2]);
+    m.upsertDetections([det(1, 5000, 9000, box(0, 0, 10, 10))]);
+    m.upsertDetections([det(1, 6000, 9000, box(0, 0, 10, 10))]); // replaced again before the rebuild
+    m.removeDetections([2]);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([]);
+    m.setTime(6500);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([3, 1]);
+    m.setTime(5500);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([]);
+  });
+
   it('merges window loads by id and picks up new ones', () => {
     const m = model();
     m.upsertDetections([

@@ -1,0 +1,53 @@
+import type { Detection } from '@logo-review/review-canvas';
+
+/** Deterministic pseudo-random numbers (the same data every run). */
+export function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+const COLORS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1', '#000000', '#ff7043'];
+
+/**
+ * `count` detections over `durationMs` of a 1920x1080 video, 2 to 10 s long (50,000 over 10 min gives about
+ * 500 active at a time), with one segment per second drifting to the right.
+ */
+export function generateDetections(count: number, durationMs: number, seed = 7): Detection[] {
+  const rnd = lcg(seed);
+  const out: Detection[] = [];
+  for (let id = 1; id <= count; id++) {
+    const begin = Math.floor(rnd() * (durationMs - 10_000));
+    const len = 2000 + Math.floor(rnd() * 8000);
+    const x = rnd() * 1800;
+    const y = rnd() * 1000;
+    const coordinates = [];
+    for (let s = begin; s < begin + len; s += 1000) {
+      const dx = (s - begin) / 100;
+      coordinates.push({
+        start_time: s,
+        end_time: Math.min(s + 999, begin + len),
+        points: [x + dx, y, x + dx + 100, y, x + dx + 100, y + 50, x + dx, y + 50],
+      });
+    }
+    const p = Math.floor(rnd() * COLORS.length);
+    out.push({
+      id,
+      brand: 1 + Math.floor(rnd() * 30),
+      placement: { id: p + 1, localized_name: `P${p}`, color: COLORS[p] },
+      coordinates,
+      time_begin: begin,
+      time_end: begin + len,
+      video: 1,
+    });
+  }
+  return out;
+}
+
+/** Percentile of a sample (nearest rank). */
+export function percentile(xs: number[], p: number): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
