@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, loginThroughUi, newPage } from './support/browser.ts';
+import { startStaticApp } from './support/static-app-server.ts';
+
+const baseURL = inject('baseURL');
+const username = inject('username');
+const password = inject('password');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('login', () => {
+  it('redirects to /login without a token', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    await page.goto('/brands');
+    await page.waitForURL('**/login');
+    await expect(page.getByRole('button', { name: 'Log in' }).isDisabled()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it('toggles the password and rejects a wrong password', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    await page.goto('/login');
+    await page.getByLabel(/^Username/).fill(username);
+    const field = page.getByLabel(/^Password/);
+    await field.fill('not-the-password');
+    expect(await field.getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await field.getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong username or password' }).waitFor();
+    expect(page.url()).toContain('/login');
+    // The error snackbar lasts 5 s.
+    await page.getByRole('alert').filter({ hasText: 'Wrong username or password' }).waitFor({ state: 'detached', timeout: 8000 });
+    await context.close();
+  });
+
+  it('says when the server is unreachable or failing', async () => {
+    for (const [mode, message] of [
+      ['drop', 'Server is unreachable. Please try again later.'],
+      ['fail', 'Server error occured. Please try again later.'],
+    ] as const) {
+      const app = await startStaticApp(mode);
+      const { context, page } = await newPage(browser, app.baseURL);
+      await page.goto('/login');
+      await page.getByLabel(/^Username/).fill('someone');
+      await page.getByLabel(/^Password/).fill('secret');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('alert').filter({ hasText: message }).waitFor();
+      await context.close();
+      await app.close();
+    }
+  });
+
+  it('logs in, greets, keeps /login away, edits the profile and logs out', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    await loginThroughUi(page, username, password);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    await page.getByText(`Welcome ${username}`).waitFor();
+
+    await page.goto('/login');
+    await page.waitForURL((url) => url.pathname === '/');
+
+    // Titles: the last URL segment.
+    await page.getByRole('link', { name: 'Placements' }).click();
+    await page.getByRole('heading', { name: 'placements' }).waitFor();
+
+    // Profile: first name only, then both names.
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByLabel('Username').inputValue()).toBe(username);
+    await dialog.getByLabel(/^Name/).fill('Ada');
+    await dialog.getByLabel(/^Email/).fill('ada@example.com');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your profile has been updated.' }).waitFor();
+    await page.getByText('Howdy Ada!').waitFor();
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await page.getByRole('dialog').getByLabel(/^Last Name/).fill('Lovelace');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Hello, Ada Lovelace!').waitFor();
+
+    // My organization: same dialog, other view.
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'My organization' }).click();
+    const apiKey = await page.getByRole('dialog').getByRole('textbox', { name: 'API key' }).inputValue();
+    expect(apiKey.length).toBeGreaterThan(10);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    // Logout clears the token and guards the routes again.
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.goto('/videos');
+    await page.waitForURL('**/login');
+    await context.close();
+  });
+
+  it('treats a 401 as logged out', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('token', 'not-a-valid-token'));
+    await page.goto('/brands');
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await context.close();
+  });
+});
