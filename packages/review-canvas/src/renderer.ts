@@ -58,7 +58,7 @@ export const DEFAULT_THEME: RendererTheme = {
   draftDash: [8, 4],
 };
 
-/** A reusable list of quads sharing one stroke style, so one path and one stroke() draw them all. */
+/** A reusable list of quads sharing one stroke style, so the style is set once for all of them. */
 interface Bucket {
   color: string;
   quads: number[][];
@@ -72,7 +72,7 @@ const MARQUEE_DASH = [4, 4];
  * Draws the overlay for the model's current frame: detections with the spec's styles (width 3; selected 5
  * with a glow in the colour brightened by 40%; filtered 1, or hidden unless the filter's `visible` is on),
  * drafts (dashed), the marquee, and in drawing mode the dark overlay with the red 3 px outline that follows the
- * pointer. Quads of one colour and width are batched into one path; buffers are reused between frames.
+ * pointer. Quads are grouped by colour and width so each style is set once; buffers are reused between frames.
  */
 export class OverlayRenderer {
   private readonly normal = new Map<string, Bucket>();
@@ -191,9 +191,13 @@ export class OverlayRenderer {
     for (const b of list) {
       if (b.count === 0) continue;
       ctx.strokeStyle = b.color;
-      ctx.beginPath();
-      for (let i = 0; i < b.count; i++) this.quadPath(ctx, b.quads[i], scale);
-      ctx.stroke();
+      // One small path per quad: measured faster than one many-contour path per colour in Chromium's
+      // software rasterizer (Skia strokes a multi-contour path as one big outline). The colour is set once.
+      for (let i = 0; i < b.count; i++) {
+        ctx.beginPath();
+        this.quadPath(ctx, b.quads[i], scale);
+        ctx.stroke();
+      }
       for (let i = 0; i < b.count; i++) b.quads[i] = NO_DASH;
     }
   }

@@ -16,18 +16,19 @@ function setup() {
 }
 
 describe('OverlayRenderer', () => {
-  it('clears, then strokes active detections at width 3 in their placement colour, batched per colour', () => {
+  it('clears, then strokes active detections at width 3 in their placement colour, grouped by colour', () => {
     const editor = setup();
     const ctx = new RecordingCanvas();
     editor.render(ctx);
     expect(ctx.calls[0]).toMatchObject({ op: 'clearRect', args: [0, 0, 960, 540] });
-    expect(ctx.strokes).toHaveLength(2);
-    const red = ctx.strokes.find((s) => s.color === RED.color)!;
-    expect(red.lineWidth).toBe(3);
-    expect(red.shadowBlur).toBe(0);
-    // Two red detections in one path, in display coordinates (video * 0.5).
-    expect(red.paths).toEqual([box(50, 50, 100, 50), box(0, 0, 25, 25)]);
-    expect(ctx.strokes.find((s) => s.color === BLUE.color)?.paths).toEqual([box(300, 200, 100, 100)]);
+    expect(ctx.strokes).toHaveLength(3);
+    expect(ctx.strokes.every((s) => s.lineWidth === 3 && s.shadowBlur === 0)).toBe(true);
+    // The two red detections come one after the other, in display coordinates (video * 0.5).
+    expect(ctx.strokes.map((s) => [s.color, s.paths])).toEqual([
+      [RED.color, [box(50, 50, 100, 50)]],
+      [RED.color, [box(0, 0, 25, 25)]],
+      [BLUE.color, [box(300, 200, 100, 100)]],
+    ]);
   });
 
   it('draws selected detections at width 5 with a glow in the colour brightened by 40%', () => {
@@ -51,7 +52,7 @@ describe('OverlayRenderer', () => {
     editor.model.setFilter({ brandIds: [10], placementIds: [], visible: false });
     let ctx = new RecordingCanvas();
     editor.render(ctx);
-    expect(ctx.strokes.map((s) => s.color)).toEqual([RED.color]);
+    expect(ctx.strokes.map((s) => s.color)).toEqual([RED.color, RED.color]);
     editor.model.toggleFilteredVisible();
     ctx = new RecordingCanvas();
     editor.render(ctx);
