@@ -34,13 +34,14 @@ export const detectionsRoutes = (ctx: AppContext) =>
     app.get(
       API.detections,
       { schema: { tags: ['detections'], querystring: DetectionWindowQuery, response: { 200: List, ...errors } } },
-      async (req) => {
+      async (req, reply) => {
         const org = orgOf(req);
         const { videoId, startTime, endTime } = req.query;
         if (startTime > endTime) throw badRequest('startTime: must not be after endTime.');
         if (endTime - startTime > LIMITS.detectionWindowMaxMs) throw badRequest('endTime: the window is too long.');
         if ((await missingIds(ctx.db, 'videos', org, [videoId])).length > 0) throw notFound('Video');
-        return repo.window(ctx.db, org, videoId, startTime, endTime);
+        // Already JSON of the Detection schema (built by the database): sent as it is.
+        return reply.type('application/json; charset=utf-8').send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime));
       },
     );
 
