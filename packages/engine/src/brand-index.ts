@@ -21,6 +21,11 @@ export interface IndexedExample {
   /** Size of the example's normalised raster; keypoint coordinates are in these pixels. */
   width: number;
   height: number;
+  /**
+   * Small grey renderings (tw x th, base64 of tw*th bytes each) used to verify a match by
+   * correlation: two for cut-out logos (on light and on dark), one for opaque examples.
+   */
+  thumbs: { tw: number; th: number; data: string[] };
 }
 
 /**
@@ -47,9 +52,11 @@ export interface BrandIndex {
 /** Long side of the normalised example raster. */
 const BASE = 400;
 /** Scales at which the example is rendered; ORB's own pyramid fills the gaps between them. */
-const SCALES = [1, 0.55, 0.3, 0.17];
+const SCALES = [1, 0.6, 0.36, 0.22, 0.13];
 const MAX_PER_RENDER = 500;
-const PAD = 24;
+const PAD = 32;
+/** Long side of the verification thumbnails. */
+const THUMB = 64;
 
 /**
  * Builds a brand's index from its example logos. Each example is rendered at several sizes; cut-out
@@ -75,11 +82,23 @@ export async function buildBrandIndex(
       throw new Error(`cannot read example logo ${example.file}: ${(err as Error).message}`);
     }
     const exIdx = examples.length;
-    examples.push({ id: example.id, width: logo.width, height: logo.height });
     const backgrounds = logo.hasAlpha ? [235, 20] : [null];
+    const ts = THUMB / Math.max(logo.width, logo.height);
+    const thumbs = {
+      tw: Math.max(4, Math.round(logo.width * ts)),
+      th: Math.max(4, Math.round(logo.height * ts)),
+      data: [] as string[],
+    };
+    for (const bg of backgrounds) {
+      const g = await logoToGray(logo, ts, bg, 0);
+      thumbs.tw = g.width;
+      thumbs.th = g.height;
+      thumbs.data.push(Buffer.from(g.data).toString('base64'));
+    }
+    examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs });
     for (const bg of backgrounds) {
       for (const s of SCALES) {
-        if (Math.max(logo.width, logo.height) * s < 40) continue;
+        if (Math.max(logo.width, logo.height) * s < 32) continue;
         const gray = await logoToGray(logo, s, bg, PAD);
         const f = computeOrb(cv, gray, {
           maxFeatures: MAX_PER_RENDER,

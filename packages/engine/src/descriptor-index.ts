@@ -53,6 +53,10 @@ export class DescriptorIndex {
     /** keypoints of an example are contiguous: [start, end) */
     start: number;
     end: number;
+    /** verification thumbnails, see {@link IndexedExample.thumbs} */
+    tw: number;
+    th: number;
+    thumbs: Uint8Array[];
   }[] = [];
   private readonly words: Uint32Array;
   private readonly bits: Uint16Array;
@@ -73,7 +77,17 @@ export class DescriptorIndex {
     brands.forEach((b, bi) => {
       const exBase = this.examples.length;
       b.examples.forEach((e, li) =>
-        this.examples.push({ brand: bi, local: li, width: e.width, height: e.height, start: o, end: o }),
+        this.examples.push({
+          brand: bi,
+          local: li,
+          width: e.width,
+          height: e.height,
+          start: o,
+          end: o,
+          tw: e.thumbs.tw,
+          th: e.thumbs.th,
+          thumbs: e.thumbs.data.map((d) => new Uint8Array(Buffer.from(d, 'base64'))),
+        }),
       );
       this.brandOf.fill(bi, o, o + b.count);
       for (let k = 0; k < b.count; k++) {

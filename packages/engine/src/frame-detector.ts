@@ -1,6 +1,15 @@
 import type { DescriptorIndex, Match } from './descriptor-index.ts';
 import { computeOrb, type FeatureSet, type GrayImage } from './features.ts';
-import { applyH, isConvexClockwise, projectRect, quadIoU, sides, signedArea, type Quad } from './geometry.ts';
+import {
+  applyH,
+  exampleToFrame,
+  isConvexClockwise,
+  projectRect,
+  quadIoU,
+  sides,
+  signedArea,
+  type Quad,
+} from './geometry.ts';
 import type { Cv } from './opencv.ts';
 
 /** A logo instance found in one frame. */
@@ -22,9 +31,16 @@ export interface DetectorOptions {
   featuresPerMp: number;
   minInliers: number;
   ransacThreshold: number;
+  /** minimum normalised cross-correlation between the warped frame patch and the example */
+  minCorrelation: number;
 }
 
-export const DEFAULT_DETECTOR: DetectorOptions = { featuresPerMp: 3500, minInliers: 10, ransacThreshold: 4 };
+export const DEFAULT_DETECTOR: DetectorOptions = {
+  featuresPerMp: 3500,
+  minInliers: 8,
+  ransacThreshold: 4,
+  minCorrelation: 0.5,
+};
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
 
@@ -52,7 +68,18 @@ export function detectInFrame(
     for (let inst = 0; inst < MAX_INSTANCES_PER_EXAMPLE && remaining.length >= opts.minInliers; inst++) {
       const found = fitExample(cv, index, example, remaining, feats.xy, frame, opts);
       if (!found) break;
-      if (found.hit) hits.push(refine(cv, index, found.hit, found.H, feats, frame, opts));
+      if (found.hit) {
+        const refined = refine(cv, index, found.hit, found.H, feats, frame, opts);
+        const ex = index.examples[example];
+        const ncc = correlate(frame, refined.H, ex);
+        if (ncc >= opts.minCorrelation) {
+          const polished = polishCorners(frame, refined.hit.quad, ex, ncc);
+          if (isConvexClockwise(polished.quad)) {
+            const score = refined.hit.score * Math.min(1, 0.5 + polished.ncc / 1.4);
+            hits.push({ ...refined.hit, quad: polished.quad, score });
+          }
+        }
+      }
       remaining = remaining.filter((_, i) => !found.inlier[i]);
     }
   }
@@ -142,13 +169,13 @@ function refine(
   feats: FeatureSet,
   frame: GrayImage,
   opts: DetectorOptions,
-): FrameHit {
+): { hit: FrameHit; H: ArrayLike<number> } {
   const ex = index.examples[hit.example];
   const grid = frameGrid(feats);
   const words = new Uint32Array(feats.desc.buffer, feats.desc.byteOffset, feats.count * 8);
-  let H = H0;
+  let H: ArrayLike<number> = H0;
   let best = hit;
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 3; round++) {
     const bestFor = new Map<number, { t: number; d: number }>();
     for (let t = ex.start; t < ex.end; t++) {
       const [px, py] = applyH(H, index.xy[t * 2], index.xy[t * 2 + 1]);
@@ -170,11 +197,15 @@ function refine(
     if (bestFor.size < opts.minInliers) break;
     const src: number[] = [];
     const dst: number[] = [];
-    for (const [q, { t }] of bestFor) {
+    // Keypoints from coarse pyramid levels are located on a coarse grid; when enough fine ones
+    // exist, fit on those only.
+    const fine = [...bestFor].filter(([q]) => feats.size[q] <= FINE_SIZE);
+    const pairs = fine.length >= 2 * opts.minInliers ? fine : [...bestFor];
+    for (const [q, { t }] of pairs) {
       src.push(index.xy[t * 2], index.xy[t * 2 + 1]);
       dst.push(feats.xy[q * 2], feats.xy[q * 2 + 1]);
     }
-    const n = bestFor.size;
+    const n = pairs.length;
     const srcMat = cv.matFromArray(n, 1, cv.CV_32FC2, src);
     const dstMat = cv.matFromArray(n, 1, cv.CV_32FC2, dst);
     const mask = new cv.Mat();
@@ -189,7 +220,7 @@ function refine(
       let count = 0;
       for (let i = 0; i < n; i++) if (mask.data[i]) count++;
       const quad = exampleQuad(Hn, ex);
-      if (count < Math.max(opts.minInliers, best.inliers * 0.8) || !plausible(quad, ex, frame)) break;
+      if (count < opts.minInliers || !plausible(quad, ex, frame)) break;
       H = Hn;
       best = { ...best, quad, inliers: Math.max(best.inliers, count) };
     } finally {
@@ -198,10 +229,128 @@ function refine(
       mask.delete();
     }
   }
-  return best;
+  return { hit: best, H };
 }
 
 const CELL = 8;
+
+/**
+ * Appearance check: samples the frame through the homography on the example's thumbnail grid
+ * (2x2 supersampled) and returns the best normalised cross-correlation with the thumbnails.
+ * Keypoint geometry alone lets a dozen chance matches on busy backgrounds agree; the pixels
+ * inside the quad must also look like the logo. A mirrored logo fails here too.
+ */
+export function correlate(
+  frame: GrayImage,
+  H: ArrayLike<number>,
+  ex: { width: number; height: number; tw: number; th: number; thumbs: Uint8Array[] },
+): number {
+  const { tw, th } = ex;
+  const n = tw * th;
+  const sample = new Float32Array(n);
+  const valid = new Uint8Array(n);
+  let inside = 0;
+  const fx = ex.width / tw;
+  const fy = ex.height / th;
+  for (let v = 0; v < th; v++) {
+    for (let u = 0; u < tw; u++) {
+      let acc = 0;
+      let cnt = 0;
+      for (const [du, dv] of SUB) {
+        const [px, py] = applyH(H, (u + du) * fx - 0.5, (v + dv) * fy - 0.5);
+        const val = bilinear(frame, px, py);
+        if (val >= 0) ((acc += val), cnt++);
+      }
+      if (cnt === SUB.length) {
+        sample[v * tw + u] = acc / cnt;
+        valid[v * tw + u] = 1;
+        inside++;
+      }
+    }
+  }
+  if (inside < n * 0.5) return 0;
+  let best = -1;
+  for (const t of ex.thumbs) {
+    let sa = 0;
+    let sb = 0;
+    for (let i = 0; i < n; i++) if (valid[i]) ((sa += sample[i]), (sb += t[i]));
+    const ma = sa / inside;
+    const mb = sb / inside;
+    let cab = 0;
+    let caa = 0;
+    let cbb = 0;
+    for (let i = 0; i < n; i++) {
+      if (!valid[i]) continue;
+      const a = sample[i] - ma;
+      const b = t[i] - mb;
+      cab += a * b;
+      caa += a * a;
+      cbb += b * b;
+    }
+    const ncc = caa > 1e-6 && cbb > 1e-6 ? cab / Math.sqrt(caa * cbb) : 0;
+    if (ncc > best) best = ncc;
+  }
+  return best;
+}
+
+/**
+ * Photometric refinement: moves each corner by shrinking steps while the correlation with the
+ * example improves. Feature positions are only as precise as their pyramid level; the pixels
+ * pin the outline down to about a pixel.
+ */
+function polishCorners(
+  frame: GrayImage,
+  quad: Quad,
+  ex: { width: number; height: number; tw: number; th: number; thumbs: Uint8Array[] },
+  ncc0: number,
+): { quad: Quad; ncc: number } {
+  const size = Math.max(...sides(quad));
+  let q = quad.slice();
+  let best = ncc0;
+  for (let step = Math.max(1, size / 40); step >= 0.25; step /= 2) {
+    let improved = true;
+    for (let iter = 0; iter < 4 && improved; iter++) {
+      improved = false;
+      for (let k = 0; k < 8; k++) {
+        for (const dir of [1, -1]) {
+          const t = q.slice();
+          t[k] += dir * step;
+          const v = correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
+          if (v > best + 1e-4) {
+            best = v;
+            q = t;
+            improved = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return { quad: q, ncc: best };
+}
+
+const SUB: [number, number][] = [
+  [0.25, 0.25],
+  [0.75, 0.25],
+  [0.25, 0.75],
+  [0.75, 0.75],
+];
+
+function bilinear(img: GrayImage, x: number, y: number): number {
+  if (!(x >= 0 && y >= 0 && x <= img.width - 1 && y <= img.height - 1)) return -1;
+  const x0 = Math.min(img.width - 2, Math.floor(x));
+  const y0 = Math.min(img.height - 2, Math.floor(y));
+  const ax = x - x0;
+  const ay = y - y0;
+  const i = y0 * img.width + x0;
+  const d = img.data;
+  return (
+    (d[i] * (1 - ax) + d[i + 1] * ax) * (1 - ay) +
+    (d[i + img.width] * (1 - ax) + d[i + img.width + 1] * ax) * ay
+  );
+}
+/** ORB keypoint size up to pyramid level 2 (31 px patch x 1.25^2). */
+const FINE_SIZE = 31 * 1.25 * 1.25 + 0.5;
 
 function frameGrid(feats: FeatureSet): Map<number, number[]> {
   const grid = new Map<number, number[]>();

@@ -132,3 +132,35 @@ export function maxCornerDist(a: Quad, b: Quad): number {
 export function quadCenter(q: Quad): Pt {
   return [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4];
 }
+
+/**
+ * Homography taking the unit square (0,0),(1,0),(1,1),(0,1) to the quad's corners (Heckbert's
+ * closed form), row-major 3x3.
+ */
+export function squareToQuad(q: Quad): number[] {
+  const [x0, y0, x1, y1, x2, y2, x3, y3] = q;
+  const dx1 = x1 - x2;
+  const dx2 = x3 - x2;
+  const dy1 = y1 - y2;
+  const dy2 = y3 - y2;
+  const sx = x0 - x1 + x2 - x3;
+  const sy = y0 - y1 + y2 - y3;
+  const den = dx1 * dy2 - dx2 * dy1;
+  const g = (sx * dy2 - dx2 * sy) / den;
+  const h = (dx1 * sy - sx * dy1) / den;
+  return [x1 - x0 + g * x1, x3 - x0 + h * x3, x0, y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, 1];
+}
+
+/**
+ * Homography from an example's pixel-centre coordinates (its rectangle is -0.5..w-0.5) to frame
+ * pixel-centre coordinates, given the quad of its outer edge in frame edge coordinates.
+ */
+export function exampleToFrame(q: Quad, w: number, h: number): number[] {
+  const S = squareToQuad(q.map((v) => v - 0.5));
+  // unit square <- example centre coords: u = (x + 0.5) / w, v = (y + 0.5) / h
+  const A = [1 / w, 0, 0.5 / w, 0, 1 / h, 0.5 / h, 0, 0, 1];
+  const r: number[] = [];
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) r.push(S[i * 3] * A[j] + S[i * 3 + 1] * A[3 + j] + S[i * 3 + 2] * A[6 + j]);
+  return r;
+}

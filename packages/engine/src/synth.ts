@@ -51,9 +51,36 @@ export async function compositeLogo(
     quad[6] - x0 - 0.5,
     quad[7] - y0 - 0.5,
   ]);
+  const full = new cv.Mat(logo.height, logo.width, cv.CV_8UC4);
+  full.data.set(logo.data);
+  // Shrink first with area averaging: a bilinear warp straight from a large logo aliases, which
+  // real cameras do not do.
+  const side = Math.max(
+    Math.hypot(quad[2] - quad[0], quad[3] - quad[1]),
+    Math.hypot(quad[4] - quad[2], quad[5] - quad[3]),
+    Math.hypot(quad[6] - quad[4], quad[7] - quad[5]),
+    Math.hypot(quad[0] - quad[6], quad[1] - quad[7]),
+  );
+  const shrink = Math.min(1, (1.5 * side) / Math.max(logo.width, logo.height));
+  const src = new cv.Mat();
+  if (shrink < 1) {
+    cv.resize(
+      full,
+      src,
+      new cv.Size(
+        Math.max(2, Math.round(logo.width * shrink)),
+        Math.max(2, Math.round(logo.height * shrink)),
+      ),
+      0,
+      0,
+      cv.INTER_AREA,
+    );
+  } else full.copyTo(src);
+  full.delete();
+  const sw = src.cols as number;
+  const sh = src.rows as number;
+  srcPts.data32F.set([-0.5, -0.5, sw - 0.5, -0.5, sw - 0.5, sh - 0.5, -0.5, sh - 0.5]);
   const M = cv.getPerspectiveTransform(srcPts, dstPts);
-  const src = new cv.Mat(logo.height, logo.width, cv.CV_8UC4);
-  src.data.set(logo.data);
   const out = new cv.Mat();
   try {
     cv.warpPerspective(

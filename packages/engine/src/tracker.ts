@@ -95,13 +95,13 @@ export interface Segment {
  * whose corners moved less than `still` pixels share one segment (a static overlay is a single
  * segment). The quad of a merged segment is the mean of its hits.
  */
-export function trackSegments(track: Track, stepMs: number, endMs: number, still = 2): Segment[] {
+export function trackSegments(track: Track, stepMs: number, endMs: number): Segment[] {
   const segs: { start: number; end: number; quads: Quad[] }[] = [];
   track.hits.forEach((h, i) => {
     const next = track.hits[i + 1];
     const end = Math.min(endMs, next ? next.timeMs : h.timeMs + stepMs);
     const cur = segs[segs.length - 1];
-    if (cur && maxCornerDist(cur.quads[0], h.quad) < still) {
+    if (cur && maxCornerDist(medianQuad(cur.quads), h.quad) <= stillTolerance(h.quad)) {
       cur.end = end;
       cur.quads.push(h.quad);
     } else segs.push({ start: h.timeMs, end, quads: [h.quad] });
@@ -109,26 +109,38 @@ export function trackSegments(track: Track, stepMs: number, endMs: number, still
   return segs.map((s) => ({
     start_time: Math.round(s.start),
     end_time: Math.round(Math.max(s.end, s.start)),
-    points: meanQuad(s.quads).map((v) => Math.round(v * 10) / 10),
+    points: medianQuad(s.quads).map((v) => Math.round(v * 10) / 10),
   }));
 }
 
-function meanQuad(qs: Quad[]): Quad {
-  const out = new Array(8).fill(0);
-  for (const q of qs) for (let i = 0; i < 8; i++) out[i] += q[i] / qs.length;
+/** Corner jitter of a fixed logo between frames stays below this (pixels). */
+function stillTolerance(q: Quad): number {
+  return Math.max(3, 0.02 * Math.max(...sides(q)));
+}
+
+/** Per-coordinate median: robust to the odd frame whose fit is a few pixels off. */
+function medianQuad(qs: Quad[]): Quad {
+  const out: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const v = qs.map((q) => q[i]).sort((a, b) => a - b);
+    const m = v.length >> 1;
+    out.push(v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2);
+  }
   return out;
 }
 
 /**
- * A logo whose corners stay put (within 1.5% of its size, at least 3 px) over at least two sampled
+ * A logo whose corners stay put (within 2% of its size, at least 3 px) over at least two sampled
  * frames is fixed in screen space: a broadcast overlay (score bug, channel logo). Anything that
  * moves with the camera or the scene is in-scene.
  */
 export function classifyPlacement(track: Track): Placement {
   if (track.hits.length < 2) return 'IN_SCENE';
-  const first = track.hits[0].quad;
-  const tol = Math.max(3, 0.015 * Math.max(...sides(first)));
-  return track.hits.every((h) => maxCornerDist(h.quad, first) <= tol) ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
+  const med = medianQuad(track.hits.map((h) => h.quad));
+  const tol = stillTolerance(med);
+  const still = track.hits.filter((h) => maxCornerDist(h.quad, med) <= tol).length;
+  // One bad fit among many must not turn an overlay into an in-scene logo.
+  return still >= Math.max(2, 0.8 * track.hits.length) ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
 }
 
 /** Track confidence: strongest hits weigh most, and a logo confirmed over several frames gains. */

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeVideo, buildBrandIndex, probeVideo, type BrandIndex } from '../src/index.ts';
+import { loadLogo } from '../src/image-io.ts';
+import { compositeLogo, type RgbImage } from '../src/synth.ts';
+import { background, maxCornerError, tempDir, texturedLogoSvg, writeSvg, writeVideo } from './fixtures.ts';
+
+const FPS = 10;
+const W = 640;
+const H = 360;
+let dir: string;
+let brand: BrandIndex;
+let logoFile: string;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  logoFile = await writeSvg(dir, 'brand.svg', texturedLogoSvg(5));
+  brand = await buildBrandIndex({ id: 7, name: 'Brand', examples: [{ id: 'ex-1', file: logoFile }] });
+});
+
+/** 3 s video; the logo is visible from frame `from` to frame `to` (exclusive), quad per frame. */
+async function makeVideo(name: string, from: number, to: number, quadAt: (i: number) => number[]) {
+  const logo = await loadLogo(logoFile, 300);
+  const bg = await background(3, W, H);
+  const frames: RgbImage[] = [];
+  for (let i = 0; i < 3 * FPS; i++) {
+    const f = { ...bg, data: Uint8Array.from(bg.data) };
+    if (i >= from && i < to) await compositeLogo(f, logo, quadAt(i));
+    frames.push(f);
+  }
+  return writeVideo(join(dir, name), frames, FPS);
+}
+
+describe('analyzeVideo', () => {
+  it('links a static logo into one broadcast-overlay track with the right time span', async () => {
+    const quad = [420, 20, 600, 20, 600, 110, 420, 110];
+    const file = await makeVideo('overlay.mp4', 5, 25, () => quad);
+    const progress: number[] = [];
+    const res = await analyzeVideo(file, [brand], { sampleFps: 5, onProgress: (f) => progress.push(f) });
+    expect(res).toMatchObject({ width: W, height: H, fps: FPS, frames: 30 });
+    expect(res.detections).toHaveLength(1);
+    const d = res.detections[0];
+    expect(d.brandId).toBe(7);
+    expect(d.exampleId).toBe('ex-1');
+    expect(d.placement).toBe('BROADCAST_OVERLAY');
+    // truth: 500 ms .. 2500 ms; one sampled frame is 200 ms
+    expect(Math.abs(d.time_begin - 500)).toBeLessThanOrEqual(200);
+    expect(Math.abs(d.time_end - 2500)).toBeLessThanOrEqual(200);
+    expect(d.coordinates).toHaveLength(1);
+    expect(maxCornerError(d.coordinates[0].points, quad)).toBeLessThanOrEqual(3);
+    expect(progress.length).toBeGreaterThan(5);
+    expect(progress[progress.length - 1]).toBe(1);
+  });
+
+  it('follows a moving logo as one in-scene track with segments along its path', async () => {
+    const at = (i: number) => {
+      const x = 60 + i * 12;
+      const y = 150 + i * 3;
+      return [x, y, x + 170, y + 12, x + 166, y + 100, x - 4, y + 92];
+    };
+    const file = await makeVideo('moving.mp4', 0, 30, at);
+    const res = await analyzeVideo(file, [brand], { sampleFps: 5 });
+    expect(res.detections).toHaveLength(1);
+    const d = res.detections[0];
+    expect(d.placement).toBe('IN_SCENE');
+    expect(d.time_begin).toBe(0);
+    expect(Math.abs(d.time_end - 3000)).toBeLessThanOrEqual(200);
+    expect(d.coordinates.length).toBeGreaterThanOrEqual(10);
+    for (const seg of d.coordinates) {
+      const frame = Math.round((seg.start_time / 1000) * FPS);
+      expect(maxCornerError(seg.points, at(frame))).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('can be aborted', async () => {
+    const file = await makeVideo('abort.mp4', 0, 30, () => [100, 100, 200, 100, 200, 160, 100, 160]);
+    const ctrl = new AbortController();
+    const p = analyzeVideo(file, [brand], {
+      sampleFps: 10,
+      signal: ctrl.signal,
+      onProgress: (f) => f > 0.2 && ctrl.abort(),
+    });
+    await expect(p).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('probeVideo', () => {
+  it('reads size, fps, frames and duration', async () => {
+    const file = await makeVideo('probe.mp4', 0, 0, () => []);
+    expect(await probeVideo(file)).toMatchObject({ width: W, height: H, fps: FPS, frames: 30, duration: 3 });
+  });
+
+  it('throws a readable error for a file that is not a video', async () => {
+    const bogus = join(dir, 'bogus.mp4');
+    await writeFile(bogus, 'this is not a video');
+    await expect(probeVideo(bogus)).rejects.toThrow(/not a readable video/);
+  });
+});

@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import type { RgbImage } from '../src/synth.ts';
+
+const run = promisify(execFile);
+
+/** Small seeded PRNG so fixtures are the same on every run. */
+export function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'engine-test-'));
+}
+
+/** An asymmetric, textured logo as SVG (seeded shapes and letters-like strokes), w x h. */
+export function texturedLogoSvg(seed: number, w = 320, h = 160): string {
+  const r = rng(seed);
+  const c = () => `hsl(${Math.floor(r() * 360)},${60 + Math.floor(r() * 40)}%,${25 + Math.floor(r() * 50)}%)`;
+  let body = `<rect width="${w}" height="${h}" fill="${c()}"/>`;
+  for (let i = 0; i < 28; i++) {
+    const x = r() * w;
+    const y = r() * h;
+    const s = 8 + r() * 40;
+    if (r() < 0.5)
+      body += `<rect x="${x}" y="${y}" width="${s}" height="${s * (0.3 + r())}" fill="${c()}" transform="rotate(${r() * 90} ${x} ${y})"/>`;
+    else
+      body += `<polygon points="${x},${y} ${x + s},${y + s * 0.2} ${x + s * 0.4},${y + s}" fill="${c()}"/>`;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${body}</svg>`;
+}
+
+export async function writeSvg(dir: string, name: string, svg: string): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, svg);
+  return file;
+}
+
+/** Writes the horizontally mirrored raster of an SVG as PNG. */
+export async function writeMirroredPng(dir: string, name: string, svg: string): Promise<string> {
+  const file = join(dir, name);
+  await sharp(Buffer.from(svg)).flop().png().toFile(file);
+  return file;
+}
+
+/** A busy but logo-free background: smooth colour gradients plus seeded blobs and lines. */
+export async function background(seed: number, width: number, height: number): Promise<RgbImage> {
+  const r = rng(seed);
+  let body = `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2a6e3a"/><stop offset="1" stop-color="#8fb4c9"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#g)"/>`;
+  for (let i = 0; i < 60; i++) {
+    body += `<ellipse cx="${r() * width}" cy="${r() * height}" rx="${5 + r() * 60}" ry="${5 + r() * 30}" fill="hsl(${Math.floor(r() * 360)},30%,${30 + Math.floor(r() * 40)}%)" opacity="0.6"/>`;
+  }
+  for (let i = 0; i < 20; i++) {
+    body += `<line x1="${r() * width}" y1="${r() * height}" x2="${r() * width}" y2="${r() * height}" stroke="#eee" stroke-width="${1 + r() * 3}" opacity="0.5"/>`;
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${body}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
+}
+
+export async function writePng(file: string, img: RgbImage): Promise<string> {
+  await sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 3 } })
+    .png()
+    .toFile(file);
+  return file;
+}
+
+/** Encodes RGB frames into an H.264 video with ffmpeg (frames piped as rawvideo). */
+export async function writeVideo(file: string, frames: RgbImage[], fps: number): Promise<string> {
+  const { width, height } = frames[0];
+  const raw = join(file + '.rgb');
+  await writeFile(raw, Buffer.concat(frames.map((f) => Buffer.from(f.data))));
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-s',
+    `${width}x${height}`,
+    '-r',
+    String(fps),
+    '-i',
+    raw,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '18',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
+  return file;
+}
+
+export function maxCornerError(a: number[], b: number[]): number {
+  let m = 0;
+  for (let i = 0; i < 4; i++) m = Math.max(m, Math.hypot(a[i * 2] - b[i * 2], a[i * 2 + 1] - b[i * 2 + 1]));
+  return m;
+}
