@@ -23,6 +23,7 @@ export interface WindowPolicy {
   errorMarginMs: number;
 }
 
+/** The spec's window policy (section 9). */
 export const DEFAULT_WINDOW_POLICY: WindowPolicy = {
   minSpanMs: WINDOW_MIN_SPAN_MS,
   leadMs: WINDOW_LEAD_MS,

@@ -92,6 +92,7 @@ export class EditorModel<D extends Detection = Detection> {
     this.fps = effectiveFps(options.fps);
     this.segmentMarginMs = options.segmentMarginMs ?? frameDurationMs(this.fps);
     this.extendMode = options.extendDrafts ?? 'selected';
+    this.frameLastMs = frameDurationMs(this.fps) - FRAME_END_EPSILON_MS;
   }
 
   // ---- detections -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ export interface CompiledFilter {
   readonly placements: ReadonlySet<number> | null;
 }
 
+/** Prepares a filter for per-frame checks. */
 export function compileFilter(filter: DetectionFilter): CompiledFilter {
   return {
     filter,

@@ -50,6 +50,7 @@ export interface RendererTheme {
   draftDash: number[];
 }
 
+/** Default colours of the interactive layer. */
 export const DEFAULT_THEME: RendererTheme = {
   marqueeStroke: '#ffffff',
   marqueeFill: 'rgba(33, 150, 243, 0.15)',

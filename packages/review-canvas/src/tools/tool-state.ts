@@ -15,6 +15,7 @@ export interface KeyInput {
   key: string;
 }
 
+/** The states of the tool machine. */
 export type ToolStateId = 'idle' | 'pointing' | 'marquee' | 'translating' | 'resizing' | 'drawing';
 
 /** What the renderer needs from the tools to draw the interactive layer. */
