@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, loginThroughUi, newPage } from './browser.ts';
+
+/**
+ * One browser and one signed-in page per test file, on the server the global setup started.
+ * Returns getters because the values exist only once beforeAll ran.
+ */
+export function useSignedInPage(viewport?: { width: number; height: number }) {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    ({ context, page } = await newPage(browser, inject('baseURL'), viewport));
+    await loginThroughUi(page, inject('username'), inject('password'));
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+  return {
+    page: () => page,
+    context: () => context,
+    browser: () => browser,
+  };
+}
+
+/** Waits for the status snackbar to show this exact text. */
+export async function expectStatus(page: Page, text: string): Promise<void> {
+  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+}
+
+/** Opens a section through the side navigation. */
+export async function openSection(page: Page, label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: label, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: label.toLowerCase(), exact: true }).waitFor();
+}

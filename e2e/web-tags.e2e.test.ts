@@ -1,0 +1,58 @@
+import { describe, expect, inject, it } from 'vitest';
+import { API } from '@logo-review/contract';
+import { ApiClient } from './support/api-client.ts';
+import { uniqueName } from './support/browser.ts';
+import { expectStatus, openSection, useSignedInPage } from './support/session.ts';
+
+const session = useSignedInPage();
+
+describe('tags', () => {
+  const name = uniqueName('Tag');
+  const brandName = uniqueName('Tagbrand');
+  const placementName = uniqueName('Tagplace');
+  const projectName = uniqueName('Tagproject');
+
+  it('creates a tag with brand, placements and project', async () => {
+    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    const form = new FormData();
+    form.append('name', brandName);
+    await api.call('POST', API.brandCreate, form);
+    await api.call('POST', API.placements, { localized_name: placementName, color: '#123456' });
+    await api.call('POST', API.projects, { name: projectName, description: '' });
+
+    const page = session.page();
+    await openSection(page, 'Tags');
+    await expectStatus(page, 'Retrieved tags.');
+    await page.getByRole('button', { name: 'Add tag' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create new tag.' });
+    await dialog.getByLabel(/^Name/).fill(name);
+    expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await dialog.getByRole('combobox', { name: /^Brand/ }).fill(brandName);
+    await page.getByRole('option', { name: brandName }).click();
+    await dialog.getByRole('combobox', { name: 'Placements' }).fill(placementName);
+    await page.getByRole('option', { name: placementName }).click();
+    await dialog.getByRole('combobox', { name: 'Project' }).click();
+    await page.getByRole('option', { name: projectName }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectStatus(page, 'Retrieved tags.');
+    const card = page.getByRole('article', { name });
+    await card.getByText(`Brand: ${brandName}`).waitFor();
+    await card.getByText(`Placements: ${placementName}`).waitFor();
+    await card.getByText(`Project: ${projectName}`).waitFor();
+  });
+
+  it('searches, edits and archives', async () => {
+    const page = session.page();
+    await page.getByRole('searchbox', { name: 'Search tags' }).fill(name.toUpperCase());
+    await page.getByRole('article', { name }).waitFor();
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit tag ${name}` });
+    await dialog.getByRole('combobox', { name: 'Project' }).click();
+    await page.getByRole('option', { name: 'None' }).click();
+    await dialog.getByRole('switch', { name: 'Archived' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const archived = page.getByRole('region', { name: 'Archived (not active)' });
+    const card = archived.getByRole('article', { name });
+    await card.getByText('Project: /').waitFor();
+  });
+});
