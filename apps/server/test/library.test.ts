@@ -76,6 +76,11 @@ describe('videos', () => {
     expect(part.headers['content-range']).toBe(`bytes 0-99/${smallVideo().length}`);
     expect(part.rawPayload.length).toBe(100);
     expect(Buffer.compare(part.rawPayload, smallVideo().subarray(0, 100))).toBe(0);
+    // The editor's hover previews: a sprite sheet of 160 px tiles.
+    expect(done.thumbnails).toMatchObject({ tile_width: 160, tile_height: 120, columns: 10, interval: 1, count: 2 });
+    const sprite = await s.app.inject({ method: 'GET', url: done.thumbnails.url });
+    expect(sprite.statusCode).toBe(200);
+    expect(sprite.headers['content-type']).toBe('image/jpeg');
     const inTree = ((await c.get('/api/videos/')).json() as Tree).folders[0].videos.map((x) => x.id);
     expect(inTree).toContain(v.id);
   });

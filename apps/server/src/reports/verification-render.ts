@@ -73,6 +73,7 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
     ],
     `Cannot decode the source video ${input}`,
   );
+  const maxKbps = Math.max(500, Math.round((width * height * fps * 0.17) / 1000));
   const colorTags =
     matrix === 'bt709'
       ? ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709']
@@ -96,18 +97,11 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
       ...(source.hasAudio
         ? ['-i', input, '-map', '0:v:0', '-map', '1:a:0', '-c:a', 'aac', '-b:a', '128k', '-shortest']
         : ['-map', '0:v:0']),
-      ...[
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '23',
-        '-pix_fmt',
-        'yuv420p',
-        '-color_range',
-        'tv',
-      ],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23'],
+      // A bitrate cap keeps grainy footage from costing the encoder more than real time (x264's
+      // entropy coding grows with the bits) and is plenty for a proof video: about 4 Mbit/s at 720p25.
+      ...['-maxrate', `${maxKbps}k`, '-bufsize', `${2 * maxKbps}k`],
+      ...['-pix_fmt', 'yuv420p', '-color_range', 'tv'],
       ...colorTags,
       ...['-movflags', '+faststart', '-f', 'mp4', '-y', partial],
     ],

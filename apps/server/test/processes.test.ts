@@ -1,0 +1,143 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_DB } from './harness.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+let dbName: string | undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `main.ts`; resolves with its output once it listens. */
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', ...env },
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (/is running on/.test(out)) {
+        clearInterval(timer);
+        resolve({ child, output: () => out });
+      }
+    }, 100);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${out}`));
+    });
+  });
+}
+
+function admin(args: string[], env: Record<string, string>) {
+  return spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+}
+
+const login = (port: number, username: string, password: string) =>
+  fetch(`http://127.0.0.1:${port}/api/profile/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  if (dbName) {
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await c.end();
+  }
+});
+
+// Each mode's test runs in that mode's pass (npm test runs the server's tests on both databases).
+describe.runIf(TEST_DB === 'pglite')('the start command on the embedded database', () => {
+  it('creates the first user with a printed password, guards the database, and the admin command works after', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lr-main-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port) };
+    const { child, output } = await startServer(env);
+    const password = /with password: (\S+)/.exec(output())?.[1];
+    expect(password).toBeTruthy();
+    expect((await login(port, 'admin', password!)).status).toBe(200);
+    const page = await fetch(`http://127.0.0.1:${port}/videos`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+
+    const refused = admin(['create-user', '--organization', 'Org', '--username', 'bob', '--password', 'bob-password'], env);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/in use by process \d+/);
+
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    const created = admin(
+      ['create-user', '--organization', 'Org B', '--username', 'bob', '--password', 'bob-password', '--first-name', 'Bob', '--email', 'b@x.io'],
+      env,
+    );
+    expect(created.stderr).toBe('');
+    expect(created.stdout.trim()).toMatch(/^\d+$/);
+    const changed = admin(['set-password', '--username', 'bob', '--password', 'new-password'], env);
+    expect(changed.status).toBe(0);
+    const unknown = admin(['set-password', '--username', 'nobody', '--password', 'new-password'], env);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toMatch(/No user named 'nobody'/);
+    const usage = admin(['create-user', '--username', 'x'], env);
+    expect(usage.stderr).toMatch(/--organization is required/);
+
+    const again = await startServer({ ...env, PORT: String(await freePort()) });
+    const port2 = Number(/localhost:(\d+)/.exec(again.output())![1]);
+    expect(again.output()).not.toMatch(/with password/);
+    const r = await login(port2, 'bob', 'new-password');
+    expect(r.status).toBe(200);
+    expect((await r.json()).organization.name).toBe('Org B');
+    again.child.kill('SIGTERM');
+  });
+});
+
+describe.runIf(TEST_DB === 'postgres')('several servers on one PostgreSQL database', () => {
+  it('two servers starting at once migrate once and create one first user', async () => {
+    dbName = `lr_main_${process.pid}`;
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${dbName}`);
+    await c.end();
+    const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lr-main-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, DATABASE_URL: url, ADMIN_PASSWORD: 'first-password' };
+    const [a, b] = await Promise.all([
+      startServer({ ...env, PORT: String(await freePort()) }),
+      startServer({ ...env, PORT: String(await freePort()), ROLE: 'api' }),
+    ]);
+    const check = new pg.Client({ connectionString: url });
+    await check.connect();
+    const users = await check.query('SELECT username FROM users');
+    const migrations = await check.query('SELECT name FROM schema_migrations');
+    await check.end();
+    expect(users.rows).toEqual([{ username: 'admin' }]);
+    expect(new Set(migrations.rows.map((r) => r.name)).size).toBe(migrations.rows.length);
+    const port = Number(/localhost:(\d+)/.exec(b.output())![1]);
+    expect((await login(port, 'admin', 'first-password')).status).toBe(200);
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+  });
+});
