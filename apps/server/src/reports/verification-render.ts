@@ -71,7 +71,8 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
       ...['-vf', `fps=${fps},scale=${width}:${height},format=yuv420p`, '-frames:v', String(totalFrames)],
       ...['-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
     ],
-    `Cannot decode the source video ${input}`,
+    'Cannot decode the source video',
+    [input],
   );
   const maxKbps = Math.max(500, Math.round((width * height * fps * 0.17) / 1000));
   const colorTags =
@@ -106,6 +107,7 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
       ...['-movflags', '+faststart', '-f', 'mp4', '-y', partial],
     ],
     'Cannot encode the verification video',
+    [input, partial],
   );
 
   const stop = () => {
@@ -133,8 +135,7 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
       });
     const settled = await Promise.allSettled([watch(decoder.done), watch(pumped), watch(encoder.done)]);
     if (settled.some((r) => r.status === 'rejected')) throw firstError;
-    if ((await pumped) === 0)
-      throw new Error(`Cannot decode the source video ${input}: it has no frames to render`);
+    if ((await pumped) === 0) throw new Error('Cannot decode the source video: it has no frames to render');
     signal?.throwIfAborted();
     await rename(partial, output);
     opts.onProgress?.(1);

@@ -168,6 +168,34 @@ describe('renderVerificationVideo', () => {
     await run('ffmpeg', ['-v', 'error', '-i', output, '-f', 'null', '-']);
   });
 
+  it('scales odd-sized and tall sources to even dimensions, with the quads scaled alike', async () => {
+    const odd = join(dir, 'odd.mkv');
+    // FFV1 accepts odd sizes, which H.264 in 4:2:0 does not.
+    await run('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', `color=c=gray:size=321x241:rate=${FPS}`, '-t', '1'],
+      ...['-c:v', 'ffv1', '-y', odd],
+    ]);
+    const output = join(dir, 'out', 'scaled.mp4');
+    await renderVerificationVideo({
+      input: odd,
+      output,
+      width: 321,
+      height: 241,
+      fps: FPS,
+      duration: 1,
+      maxHeight: 120,
+      detections: [{ ...DETECTION, time_begin: 0, time_end: 1000, coordinates: [DETECTION.coordinates[0]] }],
+    });
+    const video = (await probe(output)).streams[0];
+    expect(video).toMatchObject({ width: 160, height: 120 });
+    const frame = await frameAt(output, 0.5);
+    // The source quad (60,100)-(260,200) at half size: top edge at y 50 from x 30 to 130.
+    expect(isRed(frame(80, 50))).toBe(true);
+    expect(isRed(frame(130, 75))).toBe(true);
+    expect(isGrey(frame(80, 75))).toBe(true);
+    expect(isGrey(frame(150, 50))).toBe(true);
+  });
+
   it('rejects an unreadable source with a readable message and writes nothing', async () => {
     const broken = join(dir, 'not-a-video.mp4');
     await writeFile(broken, 'this is not a video');
@@ -182,7 +210,19 @@ describe('renderVerificationVideo', () => {
         duration: 2,
         detections: [],
       }),
-    ).rejects.toThrow(/Cannot read the source video .*not-a-video\.mp4: .+/);
+    ).rejects.toThrow(/^Cannot read the source video: .+/);
+    // The message goes into a status reason users read: no server paths in it.
+    await expect(
+      renderVerificationVideo({
+        input: broken,
+        output,
+        width: 320,
+        height: 240,
+        fps: FPS,
+        duration: 2,
+        detections: [],
+      }),
+    ).rejects.not.toThrow(dir);
     await expect(
       renderVerificationVideo({
         input: join(dir, 'missing.mp4'),
