@@ -17,7 +17,12 @@ function stderrTail(child: ChildProcess, hide: string[], limit = 2000): () => st
   });
   return () => {
     // Drop ffmpeg's '[demuxer @ 0x55d7...] ' prefixes: noise to a reader.
-    let text = tail.trim().split('\n').slice(-3).join(' | ').replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, '');
+    let text = tail
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' | ')
+      .replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, '');
     for (const path of hide) text = text.replaceAll(`${path}: `, '').replaceAll(path, basename(path));
     return text;
   };
