@@ -251,6 +251,21 @@ describe('writeExcelReport', () => {
     }
   });
 
+  it('rejects instead of hanging when the output is closed mid-way (a client went away)', async () => {
+    const out = new PassThrough();
+    let received = 0;
+    out.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > 50_000) out.destroy();
+    });
+    const many = Array.from({ length: 30_000 }, (_, i) =>
+      detection(i + 1, 1, 10, i, i + 10, rect(0, 0, 10, 10)),
+    );
+    await expect(writeExcelReport(baseInput({ detections: fromArray(many) }), out)).rejects.toThrow(
+      'The report output was closed before the report was complete',
+    );
+  });
+
   it('writes a valid report without detections', async () => {
     const workbook = await buildReport(baseInput({ detections: fromArray([]) }));
     const summary = workbook.getWorksheet('Summary')!;
