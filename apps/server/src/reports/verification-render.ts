@@ -79,25 +79,16 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
     matrix === 'bt709'
       ? ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709']
       : ['-colorspace', 'smpte170m', '-color_primaries', 'smpte170m', '-color_trc', 'smpte170m'];
+  const rawInput = ['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(fps)];
+  // The audio is cut at the render's length rather than with -shortest, which would cut the
+  // picture when the sound ends early.
+  const audio = source.hasAudio
+    ? ['-t', String(duration), '-i', input, '-map', '0:v:0', '-map', '1:a:0', '-c:a', 'aac', '-b:a', '128k']
+    : ['-map', '0:v:0'];
   const encoder = startProcess(
     FFMPEG,
     [
-      ...[
-        '-v',
-        'error',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'yuv420p',
-        '-s',
-        `${width}x${height}`,
-        '-r',
-        String(fps),
-      ],
-      ...['-i', 'pipe:0'],
-      ...(source.hasAudio
-        ? ['-i', input, '-map', '0:v:0', '-map', '1:a:0', '-c:a', 'aac', '-b:a', '128k', '-shortest']
-        : ['-map', '0:v:0']),
+      ...['-v', 'error', ...rawInput, '-i', 'pipe:0', ...audio],
       ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23'],
       // A bitrate cap keeps grainy footage from costing the encoder more than real time (x264's
       // entropy coding grows with the bits) and is plenty for a proof video: about 4 Mbit/s at 720p25.
