@@ -1,13 +1,40 @@
+import { writeFile } from 'node:fs/promises';
 import type { ActivateBrandJob } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { brandsRepository as repo } from '../repositories/brands.repository.ts';
+import { runEngineTask } from './engine-client.ts';
+import { throttledProgress } from './progress.ts';
 
 /**
- * STAND-IN until the detection engine builds real matching indexes: marks the brand ACTIVE.
+ * Builds the brand's matching index from its example logos (on an engine thread) and stores it
+ * under DATA_DIR; activation_progress follows the examples processed.
  */
 export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): Promise<void> {
-  const brand = await repo.get(ctx.db, job.organizationId, job.brandId);
+  const org = job.organizationId;
+  const brand = await repo.get(ctx.db, org, job.brandId);
   if (!brand || brand.deactivated) return;
-  await repo.setStatus(ctx.db, job.organizationId, brand.id, { status: 'ACTIVATING', activation_progress: 0 });
-  await repo.setIndex(ctx.db, job.organizationId, brand.id, null, brand.index_version + 1);
+  const logos = await repo.logos(ctx.db, org, [brand.id]);
+  if (logos.length === 0) {
+    await repo.setStatus(ctx.db, org, brand.id, { status: 'NO LOGOS', activation_progress: 0 });
+    return;
+  }
+  await repo.setStatus(ctx.db, org, brand.id, { status: 'ACTIVATING', activation_progress: 0 });
+  const progress = throttledProgress((p) => repo.setStatus(ctx.db, org, brand.id, { status: 'ACTIVATING', activation_progress: p }));
+  let index;
+  try {
+    index = await runEngineTask(
+      {
+        kind: 'index',
+        brand: { id: brand.id, name: brand.name, examples: logos.map((l) => ({ id: l.id, file: ctx.storage.resolve(l.stored_path) })) },
+      },
+      progress,
+    );
+  } catch (err) {
+    await repo.setStatus(ctx.db, org, brand.id, { status: 'ERROR', status_reason: (err as Error).message });
+    throw err;
+  }
+  const rel = ctx.storage.newPath(org, 'indexes', '.idx');
+  await writeFile(ctx.storage.resolve(rel), index.data);
+  await repo.setIndex(ctx.db, org, brand.id, rel, brand.index_version + 1);
+  await ctx.storage.remove(brand.index_path);
 }

@@ -1,7 +1,14 @@
-import { VIDEO_STATUS, type AnalyzeVideoJob } from '@logo-review/contract';
+import { createHash } from 'node:crypto';
+import { ENGINE_VERSION, type EngineDetection } from '@logo-review/engine';
+import { REVIEW_STATE, VIDEO_STATUS, type AnalyzeVideoJob } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
+import { brandsRepository } from '../repositories/brands.repository.ts';
+import { detectionsRepository, type NewDetectionRow } from '../repositories/detections.repository.ts';
 import { libraryRepository as repo, type VideoRow } from '../repositories/library.repository.ts';
+import { placementsRepository } from '../repositories/placements.repository.ts';
 import { renderThumbnailSprite } from '../media/thumbnails.ts';
+import { runEngineTask } from './engine-client.ts';
+import { throttledProgress } from './progress.ts';
 
 /** The editor's hover previews; a failure here does not fail the analysis. */
 async function ensureThumbnails(ctx: AppContext, video: VideoRow): Promise<void> {
@@ -16,20 +23,82 @@ async function ensureThumbnails(ctx: AppContext, video: VideoRow): Promise<void>
   }
 }
 
+/** Identifies an analysis by its input: the video's content, the brand indexes used, the engine. */
+export function requestHash(video: VideoRow, brands: { id: number; index_version: number }[]): string {
+  const h = createHash('sha256').update(`engine ${ENGINE_VERSION}\nvideo ${video.content_sha256}\n`);
+  for (const b of brands) h.update(`brand ${b.id}:${b.index_version}\n`);
+  return h.digest('hex').slice(0, 32);
+}
+
+/** Time overlap of two spans as a share of the shorter one. */
+const overlapShare = (a: { time_begin: number; time_end: number }, b: { time_begin: number; time_end: number }) => {
+  const inter = Math.min(a.time_end, b.time_end) - Math.max(a.time_begin, b.time_begin);
+  const shorter = Math.max(1, Math.min(a.time_end - a.time_begin, b.time_end - b.time_begin));
+  return inter / shorter;
+};
+
 /**
- * STAND-IN until the detection engine (packages/engine) is wired in: it renders the thumbnails and
- * marks a probed video OK with no detections. It finds no logos; the README says so too.
+ * Finds every active brand of the organization in the video and writes the detections. A repeated
+ * request with the same input (request_hash) reuses the result; a new one replaces the earlier
+ * unreviewed engine detections in one transaction, so a worker killed midway leaves nothing half
+ * written and the retried job ends with no duplicates. Reviewed detections (a person's work) stay,
+ * and new findings of the same brand over the same span are not added again beside them.
  */
 export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Promise<void> {
   const video = await repo.videoById(ctx.db, job.videoId);
   if (!video || video.organization_id !== job.organizationId) return; // deleted meanwhile
-  if (video.status === VIDEO_STATUS.ERROR && !video.frames) return;
-  await repo.setStatus(ctx.db, video.id, { status: VIDEO_STATUS.PROCESSING, progress: 0 });
+  if (video.status === VIDEO_STATUS.ERROR && !video.frames) return; // unreadable file: nothing to do
+  const org = video.organization_id;
+  const brands = await brandsRepository.indexed(ctx.db, org);
+  const hash = requestHash(video, brands);
+  if (video.status === VIDEO_STATUS.OK && video.request_hash === hash) return;
+
+  await repo.setStatus(ctx.db, video.id, { status: VIDEO_STATUS.PROCESSING, progress: 0, status_reason: '' });
   await ensureThumbnails(ctx, video);
-  await repo.setStatus(ctx.db, video.id, {
-    status: VIDEO_STATUS.OK,
-    progress: 100,
-    status_reason: '',
-    request_hash: `stand-in:${video.content_sha256}`,
+  const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p)));
+  const analysis = await runEngineTask(
+    { kind: 'analyze', file: ctx.storage.resolve(video.stored_path), indexFiles: brands.map((b) => ctx.storage.resolve(b.index_path!)) },
+    progress,
+  );
+  const auto = await placementsRepository.automaticIds(ctx.db, org);
+  const known = new Set(brands.map((b) => b.id));
+  await ctx.db.transaction(async (tx) => {
+    await detectionsRepository.deleteEngineUnreviewed(tx, video.id);
+    const reviewed = await tx.query<{ brand_id: number; time_begin: number; time_end: number }>(
+      "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine')",
+      [video.id],
+    );
+    const fresh = analysis.detections.filter(
+      (d: EngineDetection) =>
+        known.has(Number(d.brandId)) &&
+        !reviewed.some((r) => r.brand_id === Number(d.brandId) && overlapShare(r, d) > 0.5),
+    );
+    const rows: NewDetectionRow[] = fresh.map((d) => {
+      const placement = auto[d.placement] ?? auto.IN_SCENE;
+      return {
+        video_id: video.id,
+        brand_id: Number(d.brandId),
+        placement_id: placement,
+        auto_placement_id: placement,
+        logo_id: d.exampleId === null ? null : Number(d.exampleId),
+        time_begin: d.time_begin,
+        time_end: d.time_end,
+        coordinates: d.coordinates,
+        confidence: d.confidence,
+        review: REVIEW_STATE.UNREVIEWED,
+        source: 'engine',
+      };
+    });
+    await detectionsRepository.insertMany(tx, org, rows);
+    await repo.setStatus(tx, video.id, { status: VIDEO_STATUS.OK, progress: 100, status_reason: '', request_hash: hash });
+  });
+}
+
+/** After the last retry: the video ends as 'ERROR PROCESSING' with the reason. */
+export async function analyzeVideoFailed(ctx: AppContext, job: AnalyzeVideoJob, err: Error): Promise<void> {
+  await repo.setStatus(ctx.db, job.videoId, {
+    status: VIDEO_STATUS.ERROR,
+    status_reason: `Analysis failed: ${err.message}`,
+    progress: 0,
   });
 }

@@ -2,7 +2,12 @@ import PgBoss from 'pg-boss';
 import { JOBS, type JobName, type JobPayloads } from '@logo-review/contract';
 import type { Database } from '@logo-review/db';
 
-export type JobHandler<N extends JobName> = (data: JobPayloads[N], job: { id: string }) => Promise<void>;
+export interface JobInfo {
+  id: string;
+  /** True on the last try: a failure now is final. */
+  lastAttempt: boolean;
+}
+export type JobHandler<N extends JobName> = (data: JobPayloads[N], job: JobInfo) => Promise<void>;
 
 export interface JobQueueOptions {
   db: Database;
@@ -45,9 +50,15 @@ export class JobQueue {
 
   async work<N extends JobName>(name: N, concurrency: number, handler: JobHandler<N>): Promise<void> {
     for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<JobPayloads[N]>(name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
-        for (const job of jobs) await handler(job.data, { id: job.id });
-      });
+      await this.boss.work<JobPayloads[N]>(
+        name,
+        { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
+        async (jobs) => {
+          for (const job of jobs) {
+            await handler(job.data, { id: job.id, lastAttempt: job.retryCount >= job.retryLimit });
+          }
+        },
+      );
     }
   }
 

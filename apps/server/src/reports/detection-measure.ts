@@ -7,9 +7,9 @@ export interface DetectionMeasure {
   weight: number;
   /** Largest share of the frame any segment covers. */
   maxShare: number;
-  /** Weighted mean centre as a share (0..1) of frame width and height. */
-  centreX: number;
-  centreY: number;
+  /** Weighted mean centre as a share (0..1) of frame width and height; null without coordinates. */
+  centreX: number | null;
+  centreY: number | null;
 }
 
 /**
@@ -40,7 +40,7 @@ export function measureDetection(
     shareWeighted,
     weight,
     maxShare,
-    centreX: weight > 0 && width > 0 ? cx / weight / width : 0,
-    centreY: weight > 0 && height > 0 ? cy / weight / height : 0,
+    centreX: weight > 0 && width > 0 ? cx / weight / width : null,
+    centreY: weight > 0 && height > 0 ? cy / weight / height : null,
   };
 }

@@ -179,7 +179,9 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
       measure.maxShare,
       measure.centreX,
       measure.centreY,
-      screenRegion(measure.centreX, measure.centreY),
+      measure.centreX === null || measure.centreY === null
+        ? ''
+        : screenRegion(measure.centreX, measure.centreY),
       d.confidence,
       text(d.review),
       text(d.source),

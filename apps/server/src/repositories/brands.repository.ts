@@ -92,7 +92,7 @@ export const brandsRepository = {
     await db.query(
       `UPDATE brands SET status = $3, activation_progress = COALESCE($4, activation_progress),
               status_reason = COALESCE($5, status_reason), updated_at = now()
-       WHERE organization_id = $1 AND id = $2`,
+       WHERE organization_id = $1 AND id = $2 AND NOT deactivated`,
       [org, id, s.status, s.activation_progress ?? null, s.status_reason ?? null],
     );
   },
@@ -102,6 +102,14 @@ export const brandsRepository = {
               status_reason = '', updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND NOT deactivated`,
       [org, id, indexPath, version],
+    );
+  },
+  /** Active brands of the organization with a built index: the ones an analysis looks for. */
+  async indexed(db: Queryable, org: number): Promise<BrandRow[]> {
+    return db.query<BrandRow>(
+      `SELECT * FROM brands WHERE organization_id = $1 AND NOT deactivated AND status = 'ACTIVE' AND index_path IS NOT NULL
+       ORDER BY id`,
+      [org],
     );
   },
   async deactivate(db: Queryable, org: number, id: number): Promise<void> {

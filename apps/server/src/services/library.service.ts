@@ -2,7 +2,7 @@ import path from 'node:path';
 import { JOBS, VIDEO_STATUS, type Folder, type Video, type VideoTree } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { libraryRepository as repo, type VideoRow } from '../repositories/library.repository.ts';
-import { probeVideo } from '../media/ffprobe.ts';
+import { probeUpload } from '../media/ffprobe.ts';
 
 export function toVideo(ctx: AppContext, v: VideoRow): Video {
   const ext = path.extname(v.stored_path) || '.mp4';
@@ -72,7 +72,7 @@ export async function videoTree(ctx: AppContext, org: number): Promise<VideoTree
  */
 export async function probeAndQueue(ctx: AppContext, org: number, videoId: number, file: string): Promise<void> {
   try {
-    const p = await probeVideo(file);
+    const p = await probeUpload(file);
     await repo.setProbe(ctx.db, videoId, p);
   } catch (err) {
     await repo.setStatus(ctx.db, videoId, { status: VIDEO_STATUS.ERROR, status_reason: (err as Error).message, progress: 0 });

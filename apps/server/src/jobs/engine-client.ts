@@ -1,0 +1,39 @@
+import { Worker } from 'node:worker_threads';
+import type { BrandExampleInput, MediaAnalysis } from '@logo-review/engine';
+
+export type EngineTask =
+  | { kind: 'index'; brand: { id: number; name: string; examples: BrandExampleInput[] } }
+  | { kind: 'analyze'; file: string; indexFiles: string[] };
+
+export type EngineMessage =
+  | { type: 'progress'; fraction: number }
+  | { type: 'index'; data: ArrayBuffer; version: string }
+  | { type: 'analysis'; analysis: MediaAnalysis }
+  | { type: 'error'; message: string };
+
+type Result<T extends EngineTask> = T extends { kind: 'index' }
+  ? { data: Buffer; version: string }
+  : MediaAnalysis;
+
+/** Runs an engine task on its own thread; progress (0..1) is reported as it comes. */
+export function runEngineTask<T extends EngineTask>(task: T, onProgress: (fraction: number) => void): Promise<Result<T>> {
+  return new Promise((resolve, reject) => {
+    // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
+    const worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), { workerData: task });
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
+      void worker.terminate();
+    };
+    worker.on('message', (m: EngineMessage) => {
+      if (m.type === 'progress') onProgress(m.fraction);
+      else if (m.type === 'error') finish(() => reject(new Error(m.message)));
+      else if (m.type === 'index') finish(() => resolve({ data: Buffer.from(m.data), version: m.version } as Result<T>));
+      else finish(() => resolve(m.analysis as Result<T>));
+    });
+    worker.on('error', (err) => finish(() => reject(err)));
+    worker.on('exit', (code) => finish(() => reject(new Error(`engine thread exited with code ${code}`))));
+  });
+}

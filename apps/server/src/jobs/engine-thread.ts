@@ -1,0 +1,28 @@
+/**
+ * Runs one engine task on a worker thread, so that the CPU-heavy detection (OpenCV in WASM) never
+ * blocks the API's event loop when the API and the worker share a process (the embedded default).
+ */
+import { readFile } from 'node:fs/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyzeVideo, buildBrandIndex, deserializeBrandIndex, serializeBrandIndex } from '@logo-review/engine';
+import type { EngineTask, EngineMessage } from './engine-client.ts';
+
+const task = workerData as EngineTask;
+const post = (m: EngineMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+
+async function run(): Promise<void> {
+  if (task.kind === 'index') {
+    const index = await buildBrandIndex(task.brand, { onProgress: (done, total) => post({ type: 'progress', fraction: total ? done / total : 1 }) });
+    const buf = serializeBrandIndex(index);
+    const copy = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+    post({ type: 'index', data: copy, version: index.version }, [copy]);
+  } else {
+    const brands = await Promise.all(task.indexFiles.map(async (f) => deserializeBrandIndex(await readFile(f))));
+    const analysis = await analyzeVideo(task.file, brands, {
+      onProgress: (fraction) => post({ type: 'progress', fraction }),
+    });
+    post({ type: 'analysis', analysis });
+  }
+}
+
+run().catch((err: Error) => post({ type: 'error', message: err.message }));

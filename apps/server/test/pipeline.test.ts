@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SAMPLE_FPS } from '@logo-review/engine';
+// The engine's own fixture generators: a seeded textured logo, a busy background, frames to MP4.
+import { loadLogo } from '../../../packages/engine/src/image-io.ts';
+import { compositeLogo, type RgbImage } from '../../../packages/engine/src/synth.ts';
+import {
+  background,
+  maxCornerError,
+  tempDir,
+  texturedLogoSvg,
+  writeSvg,
+  writeVideo,
+} from '../../../packages/engine/test/fixtures.ts';
+import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
+import { analyzeVideoJob } from '../src/jobs/analyze-video.job.ts';
+
+let s: TestServer;
+let c: Client;
+let dir: string;
+const FPS = 10;
+const QUAD = [400, 30, 590, 30, 590, 125, 400, 125];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  c = await s.user('Acme', 'ann');
+  dir = await tempDir();
+});
+afterAll(() => s.close());
+
+/** 3 s, 640x360; the logo is on screen from 0.5 s to 2.5 s at QUAD. */
+async function makeVideo(logoFile: string): Promise<Buffer> {
+  const logo = await loadLogo(logoFile, 300);
+  const bg = await background(3, 640, 360);
+  const frames: RgbImage[] = [];
+  for (let i = 0; i < 3 * FPS; i++) {
+    const f = { ...bg, data: Uint8Array.from(bg.data) };
+    if (i >= 5 && i < 25) await compositeLogo(f, logo, QUAD);
+    frames.push(f);
+  }
+  return readFile(await writeVideo(path.join(dir, 'match.mp4'), frames, FPS));
+}
+
+describe('upload to detections, through the real engine', () => {
+  it('finds the brand for the span it is shown, with its quad, and a repeated request changes nothing', async () => {
+    const logoFile = await writeSvg(dir, 'brand.svg', texturedLogoSvg(5));
+    const decoy = await writeSvg(dir, 'other.svg', texturedLogoSvg(99));
+    const created = await c.req({
+      method: 'POST',
+      url: '/api/brands/create/',
+      ...multipart({ name: 'Acme' }, [{ field: 'example_logos', name: 'brand.svg', data: await readFile(logoFile) }]),
+    });
+    const other = await c.req({
+      method: 'POST',
+      url: '/api/brands/create/',
+      ...multipart({ name: 'Other' }, [{ field: 'example_logos', name: 'other.svg', data: await readFile(decoy) }]),
+    });
+    const brand = created.json();
+    const progress = new Set<number>();
+    await eventually(async () => {
+      const list = (await c.get('/api/brands/')).json() as { id: number; status: string; activation_progress: number }[];
+      for (const b of list) progress.add(b.activation_progress);
+      return list.every((b) => b.status === 'ACTIVE');
+    }, 60_000);
+    expect(progress.has(100)).toBe(true);
+
+    const upload = await c.req({
+      method: 'POST',
+      url: '/api/videos/create/',
+      ...multipart({ name: 'Match' }, [{ field: 'videoFile', name: 'match.mp4', data: await makeVideo(logoFile) }]),
+    });
+    expect(upload.statusCode).toBe(201);
+    const videoId = upload.json().id;
+    const statuses = new Set<string>();
+    const video = await eventually(async () => {
+      const v = (await c.get(`/api/videos/${videoId}/`)).json();
+      statuses.add(v.status);
+      return v.status === 'OK' && v;
+    }, 120_000);
+    expect([...statuses].every((x) => ['QUEUED', 'PROCESSING', 'OK'].includes(x))).toBe(true);
+    expect(video.progress).toBe(100);
+    expect(video.request_hash).toMatch(/^[0-9a-f]{32}$/);
+
+    const dets = (await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)).json();
+    expect(dets).toHaveLength(1);
+    const d = dets[0];
+    expect(d.brand).toBe(brand.id);
+    expect(d.brand).not.toBe(other.json().id);
+    expect(d.source).toBe('engine');
+    expect(d.placement.localized_name).toBe('Broadcast overlay');
+    const frameMs = 1000 / DEFAULT_SAMPLE_FPS;
+    expect(Math.abs(d.time_begin - 500)).toBeLessThanOrEqual(frameMs);
+    expect(Math.abs(d.time_end - 2500)).toBeLessThanOrEqual(frameMs);
+    for (const seg of d.coordinates) expect(maxCornerError(seg.points, QUAD)).toBeLessThanOrEqual(4);
+    // The example that found it is credited, for its precision.
+    const [row] = await s.ctx.db.query<{ logo_id: number }>('SELECT logo_id FROM detections WHERE id = $1', [d.id]);
+    expect(row.logo_id).toBe(brand.logos[0].id);
+
+    // The same request again (a retried job) reuses the result: no duplicates.
+    const [{ organization_id }] = await s.ctx.db.query<{ organization_id: number }>(
+      'SELECT organization_id FROM videos WHERE id = $1',
+      [videoId],
+    );
+    await analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId });
+    expect((await c.get(`/api/videos/${videoId}/`)).json().request_hash).toBe(video.request_hash);
+    expect((await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)).json()).toHaveLength(1);
+
+    // Review feeds the example's precision.
+    await c.put('/api/videos/detections/report/', { detectionIds: [d.id], type: 'truePositive' });
+    const b = (await c.get('/api/brands/')).json().find((x: { id: number }) => x.id === brand.id);
+    expect(b.logos[0].precision).toBe(1);
+  });
+});
