@@ -1,8 +1,8 @@
 import type { BrandIndex } from './brand-index.ts';
-import { DescriptorIndex } from './descriptor-index.ts';
-import { DEFAULT_DETECTOR, detectInFrame, type FrameHit } from './frame-detector.ts';
+import { availableParallelism } from 'node:os';
+import { DetectorPool } from './detector-pool.ts';
+import { DEFAULT_DETECTOR, type FrameHit } from './frame-detector.ts';
 import { loadGray } from './image-io.ts';
-import { getCv } from './opencv.ts';
 import {
   classifyPlacement,
   trackConfidence,
@@ -49,6 +49,11 @@ export interface AnalyzeVideoOptions {
   /** Called with 0..1 after each analysed frame. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /**
+   * Worker threads for per-frame detection (default: one per core, at most 2; 0 = main thread).
+   * Frames are analysed in parallel and linked in order.
+   */
+  workers?: number;
 }
 
 /** Defaults chosen from the benchmark (bench/engine). */
@@ -70,7 +75,6 @@ export async function analyzeVideo(
   opts: AnalyzeVideoOptions = {},
 ): Promise<MediaAnalysis> {
   const info = await probeVideo(file);
-  const cv = await getCv();
   const sampleFps = Math.min(opts.sampleFps ?? DEFAULT_SAMPLE_FPS, info.fps);
   const targetH = Math.min(opts.analysisHeight ?? DEFAULT_ANALYSIS_HEIGHT, info.height);
   const height = Math.max(2, Math.round(targetH / 2) * 2);
@@ -80,24 +84,41 @@ export async function analyzeVideo(
   const stepMs = 1000 / sampleFps;
   const endMs = info.duration * 1000;
   const expected = Math.max(1, Math.ceil(info.duration * sampleFps));
-  const index = new DescriptorIndex(brands);
+  const examples = exampleTable(brands);
   const tracks: Track[] = [];
-  const tracker = new Tracker({ stepMs, maxGap: Math.max(1, Math.round(sampleFps * 0.75)) }, (t) =>
-    tracks.push(t),
-  );
+  const maxGap = Math.max(1, Math.round(sampleFps * 0.75));
+  const tracker = new Tracker({ stepMs, maxGap }, (t) => tracks.push(t));
   opts.onProgress?.(0);
+  const workers = opts.workers ?? Math.min(2, availableParallelism());
+  const pool = await DetectorPool.create(brands, workers, DEFAULT_DETECTOR);
+  // Frames in flight, oldest first: results are linked in frame order whatever finishes first.
+  const inFlight: { timeMs: number; hits: Promise<FrameHit[]> }[] = [];
   let done = 0;
-  for await (const frame of streamFrames(file, { sampleFps, width, height, signal: opts.signal })) {
-    const hits = detectInFrame(cv, frame, index, DEFAULT_DETECTOR).map((h) => toInput(h, sx, sy));
-    tracker.push(frame.timeMs, hits);
+  const settle = async () => {
+    const f = inFlight.shift()!;
+    tracker.push(
+      f.timeMs,
+      (await f.hits).map((h) => toInput(h, sx, sy)),
+    );
     done++;
     opts.onProgress?.(Math.min(0.999, done / expected));
-    // Let timers and I/O (progress reporting, abort) run between frames.
-    await new Promise((r) => setImmediate(r));
+  };
+  try {
+    for await (const frame of streamFrames(file, { sampleFps, width, height, signal: opts.signal })) {
+      const hits = pool.detect(frame);
+      hits.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
+      inFlight.push({ timeMs: frame.timeMs, hits });
+      while (inFlight.length > pool.parallelism) await settle();
+      // Let timers and I/O (progress reporting, abort) run between frames.
+      await new Promise((r) => setImmediate(r));
+    }
+    while (inFlight.length) await settle();
+  } finally {
+    await pool.close();
   }
   tracker.flush();
   const detections = tracks
-    .map((t) => toDetection(t, brands, index, stepMs, endMs))
+    .map((t) => toDetection(t, brands, examples, stepMs, endMs))
     .filter((d) => d.confidence >= MIN_CONFIDENCE)
     .sort((a, b) => a.time_begin - b.time_begin);
   opts.onProgress?.(1);
@@ -106,14 +127,15 @@ export async function analyzeVideo(
 
 /** Finds the brands' logos in a still image (times are 0). */
 export async function analyzeImage(file: string, brands: BrandIndex[]): Promise<MediaAnalysis> {
-  const cv = await getCv();
   const img = await loadGray(file, IMAGE_MAX_SIDE);
-  const index = new DescriptorIndex(brands);
+  const pool = await DetectorPool.create(brands, 0, DEFAULT_DETECTOR);
   const sx = img.originalWidth / img.width;
   const sy = img.originalHeight / img.height;
-  const hits = detectInFrame(cv, img, index, DEFAULT_DETECTOR).map((h) => toInput(h, sx, sy));
+  const hits = (await pool.detect(img)).map((h) => toInput(h, sx, sy));
+  await pool.close();
+  const examples = exampleTable(brands);
   const detections = hits
-    .map((h) => toDetection({ brand: h.brand, hits: [{ ...h, timeMs: 0 }] }, brands, index, 0, 0))
+    .map((h) => toDetection({ brand: h.brand, hits: [{ ...h, timeMs: 0 }] }, brands, examples, 0, 0))
     .filter((d) => d.confidence >= MIN_CONFIDENCE);
   return { width: img.originalWidth, height: img.originalHeight, fps: null, frames: 1, detections };
 }
@@ -122,17 +144,22 @@ function toInput(h: FrameHit, sx: number, sy: number): FrameHit {
   return { ...h, quad: h.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)) };
 }
 
+/** Global example number (as the descriptor index numbers them) -> brand and local example. */
+function exampleTable(brands: BrandIndex[]): { brand: number; local: number }[] {
+  return brands.flatMap((b, bi) => b.examples.map((_, li) => ({ brand: bi, local: li })));
+}
+
 function toDetection(
   t: Track,
   brands: BrandIndex[],
-  index: DescriptorIndex,
+  examples: { brand: number; local: number }[],
   stepMs: number,
   endMs: number,
 ): EngineDetection {
   const votes = new Map<number, number>();
   for (const h of t.hits) votes.set(h.example, (votes.get(h.example) ?? 0) + h.score);
   const example = [...votes].sort((a, b) => b[1] - a[1])[0][0];
-  const ex = index.examples[example];
+  const ex = examples[example];
   const coordinates = trackSegments(t, stepMs, endMs);
   return {
     brandId: brands[t.brand].brandId,

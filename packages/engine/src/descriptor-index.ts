@@ -11,6 +11,7 @@ export interface Match {
 }
 
 const TABLES = 16;
+const MAX_BUCKET = 48;
 
 /** Hamming distance of two 256-bit descriptors given as 8 uint32 words. */
 function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
@@ -65,6 +66,7 @@ export class DescriptorIndex {
   private readonly ids: Int32Array[] = [];
   private readonly stamp: Int32Array;
   private stampNo = 0;
+  private readonly cands = new Int32Array(4096);
 
   constructor(brands: BrandIndex[]) {
     const n = brands.reduce((s, b) => s + b.count, 0);
@@ -103,9 +105,24 @@ export class DescriptorIndex {
     this.words = new Uint32Array(bytes.buffer);
     this.stamp = new Int32Array(n);
     this.keyBits = Math.max(10, Math.min(18, Math.round(Math.log2(Math.max(n, 1))) - 2));
+    // Sample key bits among the best balanced ones: ORB bits are not all 50/50 on logos, and
+    // lopsided bits pile many descriptors into a few buckets.
+    const ones = new Float64Array(256);
+    for (let i = 0; i < n; i++)
+      for (let b = 0; b < 256; b++) ones[b] += (this.words[i * 8 + (b >>> 5)] >>> (b & 31)) & 1;
+    const balanced = [...Array(256).keys()]
+      .sort((a, b) => Math.abs(ones[a] / n - 0.5) - Math.abs(ones[b] / n - 0.5))
+      .slice(0, 160);
     const rnd = mulberry32(0x10605);
     this.bits = new Uint16Array(TABLES * this.keyBits);
-    for (let i = 0; i < this.bits.length; i++) this.bits[i] = Math.floor(rnd() * 256);
+    for (let t = 0; t < TABLES; t++) {
+      const pool = balanced.slice();
+      for (let j = 0; j < this.keyBits; j++) {
+        const k = Math.floor(rnd() * pool.length);
+        this.bits[t * this.keyBits + j] = pool[k];
+        pool.splice(k, 1);
+      }
+    }
     const size = 1 << this.keyBits;
     for (let t = 0; t < TABLES; t++) {
       const keys = new Int32Array(n);
@@ -153,17 +170,24 @@ export class DescriptorIndex {
       let d1 = 999;
       let t1 = -1;
       let d2 = 999;
-      const cands: number[] = [];
+      let nc = 0;
+      const cands = this.cands;
       for (let t = 0; t < TABLES; t++) {
         const k = this.key(q, i * 8, t);
         const off = this.offsets[t];
         const ids = this.ids[t];
+        // An over-full bucket holds generic descriptors (flat edges); skipping it is cheap
+        // and loses little since 15 other tables still look for the neighbour.
+        if (off[k + 1] - off[k] > MAX_BUCKET) continue;
         for (let p = off[k]; p < off[k + 1]; p++) {
           const id = ids[p];
           if (this.stamp[id] === stamp) continue;
           this.stamp[id] = stamp;
           const d = hamming(q, i * 8, this.words, id * 8);
-          if (d < 100) cands.push(id, d);
+          if (d < 100 && nc < cands.length) {
+            cands[nc++] = id;
+            cands[nc++] = d;
+          }
           if (d < d1) {
             d1 = d;
             t1 = id;
@@ -177,7 +201,7 @@ export class DescriptorIndex {
       const y1 = this.xy[t1 * 2 + 1];
       const ex = this.examples[e1];
       const near = 0.06 * Math.max(ex.width, ex.height);
-      for (let c = 0; c < cands.length; c += 2) {
+      for (let c = 0; c < nc; c += 2) {
         const id = cands[c];
         const d = cands[c + 1];
         if (id === t1 || d >= d2) continue;

@@ -114,7 +114,12 @@ function fitExample(
     const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, opts.ransacThreshold, mask, 2000, 0.995);
     if (!h.empty() && h.rows === 3) {
       H = Float64Array.from(h.data64F as Float64Array);
-      for (let i = 0; i < n; i++) if (mask.data[i]) ((inlier[i] = true), count++);
+      for (let i = 0; i < n; i++) {
+        if (mask.data[i]) {
+          inlier[i] = true;
+          count++;
+        }
+      }
     }
     h.delete();
   } finally {
@@ -127,7 +132,10 @@ function fitExample(
   const seenQ = new Set<number>();
   let unique = 0;
   list.forEach((m, i) => {
-    if (inlier[i] && !seenQ.has(m.q)) (seenQ.add(m.q), unique++);
+    if (inlier[i] && !seenQ.has(m.q)) {
+      seenQ.add(m.q);
+      unique++;
+    }
   });
   const ex = index.examples[example];
   const quad = exampleQuad(H, ex);
@@ -259,7 +267,10 @@ export function correlate(
       for (const [du, dv] of SUB) {
         const [px, py] = applyH(H, (u + du) * fx - 0.5, (v + dv) * fy - 0.5);
         const val = bilinear(frame, px, py);
-        if (val >= 0) ((acc += val), cnt++);
+        if (val >= 0) {
+          acc += val;
+          cnt++;
+        }
       }
       if (cnt === SUB.length) {
         sample[v * tw + u] = acc / cnt;
@@ -273,7 +284,12 @@ export function correlate(
   for (const t of ex.thumbs) {
     let sa = 0;
     let sb = 0;
-    for (let i = 0; i < n; i++) if (valid[i]) ((sa += sample[i]), (sb += t[i]));
+    for (let i = 0; i < n; i++) {
+      if (valid[i]) {
+        sa += sample[i];
+        sb += t[i];
+      }
+    }
     const ma = sa / inside;
     const mb = sb / inside;
     let cab = 0;

@@ -18,7 +18,7 @@ export async function compositeLogo(
   dst: RgbImage,
   logo: RgbaImage,
   quad: Quad,
-  opts: { opacity?: number; brightness?: number } = {},
+  opts: { opacity?: number; brightness?: number; blur?: number } = {},
 ): Promise<void> {
   const cv = await getCv();
   const xs = [quad[0], quad[2], quad[4], quad[6]];
@@ -52,7 +52,15 @@ export async function compositeLogo(
     quad[7] - y0 - 0.5,
   ]);
   const full = new cv.Mat(logo.height, logo.width, cv.CV_8UC4);
-  full.data.set(logo.data);
+  // Premultiplied alpha, so that resampling and blur do not pull black into the logo's edge.
+  const pm = Uint8Array.from(logo.data);
+  for (let i = 0; i < pm.length; i += 4) {
+    const a = pm[i + 3] / 255;
+    pm[i] = Math.round(pm[i] * a);
+    pm[i + 1] = Math.round(pm[i + 1] * a);
+    pm[i + 2] = Math.round(pm[i + 2] * a);
+  }
+  full.data.set(pm);
   // Shrink first with area averaging: a bilinear warp straight from a large logo aliases, which
   // real cameras do not do.
   const side = Math.max(
@@ -92,6 +100,10 @@ export async function compositeLogo(
       cv.BORDER_CONSTANT,
       new cv.Scalar(0, 0, 0, 0),
     );
+    // Optical blur after the warp (it softens the logo's edge against the scene, as a lens does).
+    if (opts.blur && opts.blur > 0.2) {
+      cv.GaussianBlur(out, out, new cv.Size(0, 0), opts.blur, opts.blur, cv.BORDER_CONSTANT);
+    }
     const o = out.data as Uint8Array;
     const opacity = opts.opacity ?? 1;
     const bright = opts.brightness ?? 1;
@@ -102,8 +114,8 @@ export async function compositeLogo(
         if (a <= 0) continue;
         const d = ((y + y0) * dst.width + x + x0) * 3;
         for (let c = 0; c < 3; c++) {
-          const v = Math.min(255, o[s + c] * bright);
-          dst.data[d + c] = Math.round(dst.data[d + c] * (1 - a) + v * a);
+          const v = Math.min(255 * a, o[s + c] * bright * opacity);
+          dst.data[d + c] = Math.round(dst.data[d + c] * (1 - a) + v);
         }
       }
     }

@@ -45,7 +45,10 @@ export class Tracker {
         if (t.brand !== h.brand || taken.has(t)) continue;
         const last = t.hits[t.hits.length - 1].quad;
         const s = similarity(last, h.quad);
-        if (s > bestScore) ((bestScore = s), (best = t));
+        if (s > bestScore) {
+          bestScore = s;
+          best = t;
+        }
       }
       const timed = { ...h, timeMs };
       if (best) {

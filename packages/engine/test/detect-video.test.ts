@@ -97,3 +97,14 @@ describe('probeVideo', () => {
     await expect(probeVideo(bogus)).rejects.toThrow(/not a readable video/);
   });
 });
+
+describe('worker threads', () => {
+  it('give the same detections as the main thread', async () => {
+    const at = (i: number) => [100 + i * 8, 60, 300 + i * 8, 70, 296 + i * 8, 170, 96 + i * 8, 160];
+    const file = await makeVideo('workers.mp4', 3, 27, at);
+    const inline = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 0 });
+    const threaded = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 2 });
+    expect(inline.detections).toHaveLength(1);
+    expect(threaded.detections).toEqual(inline.detections);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Worker thread running the per-frame detector, so that frames are analysed on several cores
+ * while the main thread feeds frames and links tracks. Messages: `init` once (brand indexes and
+ * detector options), then `frame` -> `hits` per frame.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { BrandIndex } from './brand-index.ts';
+import { DescriptorIndex } from './descriptor-index.ts';
+import { detectInFrame, type DetectorOptions } from './frame-detector.ts';
+import { getCv } from './opencv.ts';
+
+export type WorkerRequest =
+  | { type: 'init'; brands: BrandIndex[]; opts: DetectorOptions }
+  | { type: 'frame'; id: number; width: number; height: number; data: Uint8Array };
+
+const port = parentPort;
+if (!port) throw new Error('detect-worker must run in a worker thread');
+
+let ready: Promise<{ index: DescriptorIndex; opts: DetectorOptions }> | null = null;
+
+port.on('message', (msg: WorkerRequest) => {
+  if (msg.type === 'init') {
+    ready = getCv().then(() => ({ index: new DescriptorIndex(msg.brands), opts: msg.opts }));
+    ready.then(
+      () => port.postMessage({ type: 'ready' }),
+      (err: Error) => port.postMessage({ type: 'error', id: -1, message: err.message }),
+    );
+    return;
+  }
+  void (async () => {
+    try {
+      const { index, opts } = await ready!;
+      const cv = await getCv();
+      const hits = detectInFrame(cv, msg, index, opts);
+      port.postMessage({ type: 'hits', id: msg.id, hits });
+    } catch (err) {
+      port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message });
+    }
+  })();
+});

@@ -1,0 +1,99 @@
+import { Worker } from 'node:worker_threads';
+import type { BrandIndex } from './brand-index.ts';
+import { DescriptorIndex } from './descriptor-index.ts';
+import type { GrayImage } from './features.ts';
+import { detectInFrame, type DetectorOptions, type FrameHit } from './frame-detector.ts';
+import { getCv } from './opencv.ts';
+
+type Pending = { resolve: (h: FrameHit[]) => void; reject: (e: Error) => void };
+
+/**
+ * Runs the frame detector on `size` worker threads (or inline when size is 0 or workers cannot
+ * start). Each worker holds its own copy of the shared descriptor index (a few MB for 200 brands).
+ */
+export class DetectorPool {
+  private next = 0;
+  private seq = 0;
+  private readonly pending = new Map<number, Pending>();
+
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly inline: DescriptorIndex | null,
+    private readonly opts: DetectorOptions,
+  ) {
+    for (const w of workers) {
+      w.on('message', (m: { type: string; id: number; hits?: FrameHit[]; message?: string }) => {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.type === 'hits') p.resolve(m.hits!);
+        else p.reject(new Error(m.message));
+      });
+      w.on('error', (err) => this.failAll(err));
+    }
+  }
+
+  /** Number of frames worth keeping in flight. */
+  get parallelism(): number {
+    return Math.max(1, this.workers.length);
+  }
+
+  static async create(brands: BrandIndex[], size: number, opts: DetectorOptions): Promise<DetectorPool> {
+    if (size > 0) {
+      const workers: Worker[] = [];
+      try {
+        for (let i = 0; i < size; i++) workers.push(await startWorker(brands, opts));
+        if (process.env.ENGINE_DEBUG) console.error(`detector pool: ${size} worker(s)`);
+        return new DetectorPool(workers, null, opts);
+      } catch (err) {
+        if (process.env.ENGINE_DEBUG) console.error('detector workers unavailable:', err);
+        // Worker threads need the TS loader; where it is missing, fall back to the main thread.
+        await Promise.all(workers.map((w) => w.terminate()));
+      }
+    }
+    await getCv();
+    return new DetectorPool([], new DescriptorIndex(brands), opts);
+  }
+
+  async detect(frame: GrayImage): Promise<FrameHit[]> {
+    if (this.inline) return detectInFrame(await getCv(), frame, this.inline, this.opts);
+    const id = this.seq++;
+    const w = this.workers[this.next++ % this.workers.length];
+    return new Promise<FrameHit[]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      const data = frame.data.buffer.byteLength === frame.data.byteLength ? frame.data : frame.data.slice();
+      w.postMessage({ type: 'frame', id, width: frame.width, height: frame.height, data }, [
+        data.buffer as ArrayBuffer,
+      ]);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.failAll(new Error('detector pool closed'));
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private failAll(err: Error): void {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}
+
+function startWorker(brands: BrandIndex[], opts: DetectorOptions): Promise<Worker> {
+  const w = new Worker(new URL('./detect-worker-boot.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const fail = (err: Error) => {
+      void w.terminate();
+      reject(err);
+    };
+    w.once('error', fail);
+    w.once('exit', (code) => fail(new Error(`detector worker exited with ${code}`)));
+    w.once('message', (m: { type: string; message?: string }) => {
+      w.off('error', fail);
+      w.removeAllListeners('exit');
+      if (m.type === 'ready') resolve(w);
+      else fail(new Error(m.message ?? 'detector worker failed'));
+    });
+    w.postMessage({ type: 'init', brands, opts });
+  });
+}
