@@ -17,6 +17,8 @@ function read(): number | null {
 export const selectedVideoStore = createStore<number | null>(read());
 
 export function selectVideo(id: number | null): void {
+  // The editor's saved position (TIME) belongs to the previous video.
+  if (id !== selectedVideoStore.get()) localStorage.removeItem('TIME');
   if (id === null) localStorage.removeItem(VIDEO_KEY);
   else localStorage.setItem(VIDEO_KEY, String(id));
   selectedVideoStore.set(id);

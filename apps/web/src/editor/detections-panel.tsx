@@ -1,0 +1,180 @@
+import { useState, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import TruePositiveIcon from '@mui/icons-material/ThumbUpAltOutlined';
+import FalsePositiveIcon from '@mui/icons-material/ThumbDownAltOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import PlacementIcon from '@mui/icons-material/PlaceOutlined';
+import type { Placement } from '@logo-review/contract';
+import { formatError } from '../api/api-error';
+import { notify } from '../state/status-store';
+import { editorApi, type ReportType } from './editor-api';
+import type { EditorSession } from './editor-session';
+import { usePanelVersion } from './use-session';
+
+/** A placement's colour dot and name. */
+export function PlacementLabel({ color, name }: { color: string; name: string }) {
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, minWidth: 0 }}>
+      <Box component="span" aria-hidden sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: color, flexShrink: 0 }} />
+      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {name}
+      </Box>
+    </Box>
+  );
+}
+
+function ToolbarButton(props: { label: string; disabled: boolean; onClick(e: React.MouseEvent<HTMLElement>): void; children: ReactNode }) {
+  return (
+    <Tooltip title={props.label}>
+      <span>
+        <IconButton size="small" aria-label={props.label} disabled={props.disabled} onClick={props.onClick}>
+          {props.children}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+}
+
+const REPORT_MESSAGES: Record<ReportType, string> = {
+  truePositive: 'Reported True positive to the provider.',
+  falsePositive: 'Reported False Positive to the provider and deleted the detection.',
+  delete: 'Successfully deleted the detection',
+};
+
+interface DetectionsPanelProps {
+  session: EditorSession;
+  brandName(id: number): string;
+  placements: readonly Placement[];
+  tableHeight: number;
+}
+
+/**
+ * Detections active at the current frame (Id, Brand, Placement); rows hit by the filter are greyed and
+ * disabled (listed only while filtered ones are shown). A row click toggles the selection; the toolbar acts on
+ * the selected detections active now.
+ */
+export function DetectionsPanel({ session, brandName, placements, tableHeight }: DetectionsPanelProps) {
+  usePanelVersion(session);
+  const model = session.editor.model;
+  const rows = model.detectionRows();
+  const enabled = model.hasActiveSelection();
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const report = async (type: ReportType) => {
+    const ids = model.activeSelectedIds();
+    if (ids.length === 0) return;
+    setBusy(true);
+    try {
+      await editorApi.report(ids, type);
+      if (type !== 'truePositive') model.removeDetections(ids);
+      notify.success(REPORT_MESSAGES[type]);
+    } catch (error) {
+      notify.error(formatError(error, 'Error reporting detection'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const changePlacement = async (placement: Placement) => {
+    setMenuAnchor(null);
+    const ids = model.activeSelectedIds();
+    if (ids.length === 0) return;
+    setBusy(true);
+    try {
+      const updated = await editorApi.setPlacement(placement.id, ids);
+      model.upsertDetections(updated);
+      notify.success('Successfully updated selected detection');
+    } catch (error) {
+      notify.error(formatError(error, 'Error changing placement'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const off = !enabled || busy;
+  return (
+    <Paper variant="outlined" component="section" aria-label="Detections" sx={{ overflow: 'hidden' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', px: 1.5, minHeight: 52, borderBottom: 1, borderColor: 'divider' }}>
+        <Typography variant="subtitle2" component="h2" sx={{ flexGrow: 1 }}>
+          Detections
+        </Typography>
+        <ToolbarButton label="True Positive" disabled={off} onClick={() => void report('truePositive')}>
+          <TruePositiveIcon fontSize="small" />
+        </ToolbarButton>
+        <ToolbarButton label="False Positive" disabled={off} onClick={() => void report('falsePositive')}>
+          <FalsePositiveIcon fontSize="small" />
+        </ToolbarButton>
+        <ToolbarButton label="Delete" disabled={off} onClick={() => void report('delete')}>
+          <DeleteIcon fontSize="small" />
+        </ToolbarButton>
+        <ToolbarButton label="Change placement" disabled={off} onClick={(e) => setMenuAnchor(e.currentTarget)}>
+          <PlacementIcon fontSize="small" />
+        </ToolbarButton>
+        <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
+          {placements.map((p) => (
+            <MenuItem key={p.id} onClick={() => void changePlacement(p)}>
+              <PlacementLabel color={p.color} name={p.localized_name} />
+            </MenuItem>
+          ))}
+        </Menu>
+      </Box>
+      <TableContainer sx={{ height: tableHeight, minHeight: 120 }}>
+        <Table
+          size="small"
+          stickyHeader
+          aria-label="Active detections"
+          sx={{ tableLayout: 'fixed', '& td, & th': { px: 1 } }}
+        >
+          <TableHead>
+            <TableRow>
+              <TableCell sx={{ width: 48 }}>Id</TableCell>
+              <TableCell>Brand</TableCell>
+              <TableCell>Placement</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map(({ detection: d, filtered, selected }) => (
+              <TableRow
+                key={d.id}
+                hover={!filtered}
+                selected={selected}
+                aria-selected={selected}
+                aria-disabled={filtered || undefined}
+                onClick={filtered ? undefined : () => model.toggleDetection(d.id)}
+                sx={{ cursor: filtered ? 'default' : 'pointer', opacity: filtered ? 0.45 : 1 }}
+              >
+                <TableCell>{d.id}</TableCell>
+                <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {brandName(d.brand)}
+                </TableCell>
+                <TableCell sx={{ overflow: 'hidden' }}>
+                  <PlacementLabel color={d.placement.color} name={d.placement.localized_name} />
+                </TableCell>
+              </TableRow>
+            ))}
+            {rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={3} sx={{ color: 'text.secondary', borderBottom: 0 }}>
+                  No detection at this frame
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Paper>
+  );
+}

@@ -1,0 +1,207 @@
+import { useMemo, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/AddBoxOutlined';
+import DoneIcon from '@mui/icons-material/DoneAll';
+import type { Brand, Placement } from '@logo-review/contract';
+import { NOT_SET_LABEL, draftToUpload, sortBrandsForMenu } from '@logo-review/review-canvas';
+import { formatError } from '../api/api-error';
+import { notify } from '../state/status-store';
+import { editorApi } from './editor-api';
+import type { EditorSession } from './editor-session';
+import { PlacementLabel } from './detections-panel';
+import { usePanelVersion } from './use-session';
+
+/** Spec section 9: the Set Brand menu is at most 400 px high. */
+const BRAND_MENU_MAX_HEIGHT = 400;
+
+interface NewDetectionsPanelProps {
+  session: EditorSession;
+  brands: readonly Brand[];
+  placements: readonly Placement[];
+  brandName(id: number): string;
+}
+
+/**
+ * Hand-drawn drafts (#, Brand, Placement or 'Not set'). They stay local until finished; Finish uploads the
+ * selected ones (each complete and valid) and removes them from the list.
+ */
+export function NewDetectionsPanel({ session, brands, placements, brandName }: NewDetectionsPanelProps) {
+  usePanelVersion(session);
+  const { editor } = session;
+  const model = editor.model;
+  const drafts = model.drafts;
+  const selected = model.selectedDraftIds;
+  const hasSelection = model.selectedDraftList().length > 0;
+  const canFinish = model.canFinishSelectedDrafts();
+  const drawing = editor.videoMode === 'NEW_DETECTION';
+  const [brandAnchor, setBrandAnchor] = useState<HTMLElement | null>(null);
+  const [placementAnchor, setPlacementAnchor] = useState<HTMLElement | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const sortedBrands = useMemo(() => sortBrandsForMenu(brands), [brands]);
+  const placementOf = (id: number | null) => (id === null ? undefined : placements.find((p) => p.id === id));
+
+  const finish = async () => {
+    const list = model.selectedDraftList();
+    if (list.length === 0 || !model.canFinishSelectedDrafts()) return;
+    setUploading(true);
+    try {
+      const created = await editorApi.create(list.map(draftToUpload));
+      model.removeDrafts(list.map((d) => d.id));
+      model.upsertDetections(created);
+      notify.success(`Uploaded ${created.length} new detection${created.length === 1 ? '' : 's'}.`);
+    } catch (error) {
+      notify.error(formatError(error, 'Error occurred while uploading new detections.'));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const ids = () => model.selectedDraftList().map((d) => d.id);
+  return (
+    <Paper variant="outlined" component="section" aria-label="New Detections" sx={{ overflow: 'hidden' }}>
+      <Box sx={{ px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+        <Typography variant="subtitle2" component="h2" sx={{ mb: 1 }}>
+          New Detections
+        </Typography>
+        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 0.75 }}>
+          <Button
+            size="small"
+            variant="contained"
+            sx={{ gridColumn: '1 / -1' }}
+            startIcon={<AddIcon />}
+            disabled={drawing}
+            onClick={() => editor.startDrawing()}
+          >
+            Add new detection
+          </Button>
+          <Button
+            size="small"
+            variant="contained"
+            color="success"
+            sx={{ gridColumn: '1 / -1' }}
+            startIcon={<DoneIcon />}
+            disabled={!canFinish || uploading}
+            onClick={() => void finish()}
+          >
+            Finish selected new detections
+          </Button>
+          <Button
+            size="small"
+            variant="outlined"
+            sx={{ px: 0.5, whiteSpace: 'nowrap' }}
+            disabled={!hasSelection}
+            onClick={(e) => setBrandAnchor(e.currentTarget)}
+          >
+            Set Brand
+          </Button>
+          <Button
+            size="small"
+            variant="outlined"
+            sx={{ px: 0.5, whiteSpace: 'nowrap' }}
+            disabled={!hasSelection}
+            onClick={(e) => setPlacementAnchor(e.currentTarget)}
+          >
+            Set placement
+          </Button>
+          <Button
+            size="small"
+            variant="outlined"
+            color="error"
+            sx={{ px: 0.5 }}
+            disabled={!hasSelection}
+            onClick={() => model.removeDrafts(ids())}
+          >
+            Delete
+          </Button>
+        </Box>
+      </Box>
+      <Menu
+        anchorEl={brandAnchor}
+        open={brandAnchor !== null}
+        onClose={() => setBrandAnchor(null)}
+        slotProps={{ paper: { sx: { maxHeight: BRAND_MENU_MAX_HEIGHT } } }}
+      >
+        {sortedBrands.map((b) => (
+          <MenuItem
+            key={b.id}
+            onClick={() => {
+              model.setDraftsBrand(ids(), b.id);
+              setBrandAnchor(null);
+            }}
+          >
+            {b.localized_name || b.name}
+          </MenuItem>
+        ))}
+      </Menu>
+      <Menu anchorEl={placementAnchor} open={placementAnchor !== null} onClose={() => setPlacementAnchor(null)}>
+        {placements.map((p) => (
+          <MenuItem
+            key={p.id}
+            onClick={() => {
+              model.setDraftsPlacement(ids(), p.id);
+              setPlacementAnchor(null);
+            }}
+          >
+            <PlacementLabel color={p.color} name={p.localized_name} />
+          </MenuItem>
+        ))}
+      </Menu>
+      <TableContainer sx={{ maxHeight: 220 }}>
+        <Table
+          size="small"
+          stickyHeader
+          aria-label="New detections"
+          sx={{ tableLayout: 'fixed', '& td, & th': { px: 1 } }}
+        >
+          <TableHead>
+            <TableRow>
+              <TableCell sx={{ width: 36 }}>#</TableCell>
+              <TableCell>Brand</TableCell>
+              <TableCell>Placement</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {drafts.map((d, i) => {
+              const placement = placementOf(d.placementId);
+              const isSelected = selected.has(d.id);
+              return (
+                <TableRow
+                  key={d.id}
+                  hover
+                  selected={isSelected}
+                  aria-selected={isSelected}
+                  onClick={() => model.toggleDraft(d.id)}
+                  sx={{ cursor: 'pointer' }}
+                >
+                  <TableCell>{i + 1}</TableCell>
+                  <TableCell>{d.brandId === null ? NOT_SET_LABEL : brandName(d.brandId)}</TableCell>
+                  <TableCell>
+                    {placement ? <PlacementLabel color={placement.color} name={placement.localized_name} /> : NOT_SET_LABEL}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+            {drafts.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={3} sx={{ color: 'text.secondary', borderBottom: 0 }}>
+                  Draw one with Add new detection
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Paper>
+  );
+}

@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { API, VIDEO_STATUS, type Brand, type Detection, type NewDetection, type Placement, type Video, type VideoTree } from '@logo-review/contract';
+import type { ApiClient } from './support/api-client.ts';
+
+/** Seed data of the editor tests, the screenshots and the in-browser benchmark (all through the real API). */
+
+const dir = path.join(tmpdir(), 'logo-review-e2e-fixtures');
+
+/** An H.264 test pattern (ffmpeg lavfi testsrc), cached between runs. */
+export function editorTestVideo(seconds = 10, size = '640x360', fps = 25): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `editor-${seconds}s-${size}-${fps}.mp4`);
+  if (!existsSync(file)) {
+    execFileSync('ffmpeg', [
+      '-loglevel', 'error', '-y',
+      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=${fps}`,
+      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(fps),
+      file,
+    ]);
+  }
+  return file;
+}
+
+/** Creates brands by name (no logos: nothing to index, so the analysis finds nothing). */
+export async function seedBrands(api: ApiClient, names: string[]): Promise<Brand[]> {
+  for (const name of names) {
+    const form = new FormData();
+    form.append('name', name);
+    form.append('localized_name', name);
+    await api.call('POST', API.brandCreate, form);
+  }
+  const all = await api.call<Brand[]>('GET', `${API.brands}?refresh=false`);
+  return names.map((n) => all.find((b) => b.name === n)!);
+}
+
+export async function seedPlacements(api: ApiClient, list: Array<[string, string]>): Promise<Placement[]> {
+  for (const [localized_name, color] of list) await api.call('POST', API.placements, { localized_name, color });
+  const all = await api.call<Placement[]>('GET', API.placements);
+  return list.map(([n]) => all.find((p) => p.localized_name === n)!);
+}
+
+function findVideo(tree: VideoTree, name: string): Video | undefined {
+  const inFolders = (folders: VideoTree['folders']): Video | undefined => {
+    for (const f of folders) {
+      const v = f.videos.find((x) => x.name === name) ?? inFolders(f.folders);
+      if (v) return v;
+    }
+    return undefined;
+  };
+  return tree.videos.find((v) => v.name === name) ?? inFolders(tree.folders);
+}
+
+/** Uploads a video file and waits until the server processed it (status OK). */
+export async function uploadVideo(api: ApiClient, file: string, name: string, timeoutMs = 180_000): Promise<Video> {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('folder', '');
+  form.append('videoFile', new Blob([readFileSync(file)], { type: 'video/mp4' }), path.basename(file));
+  await api.call('POST', API.videoCreate, form);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = findVideo(await api.call<VideoTree>('GET', API.videos), name);
+    if (v?.status === VIDEO_STATUS.OK) return api.call<Video>('GET', API.video(v.id));
+    if (v?.status === VIDEO_STATUS.ERROR) throw new Error(`processing ${name} failed: ${v.status_reason}`);
+    if (Date.now() > deadline) throw new Error(`video ${name} not processed in time (status ${v?.status})`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** An axis-aligned box as the 8 corner numbers (clockwise from top-left). */
+export function box(x: number, y: number, w: number, h: number): number[] {
+  return [x, y, x + w, y, x + w, y + h, x, y + h];
+}
+
+/** A detection held still over [begin, end] ms. */
+export function still(video: number, brand: number, placement: number, begin: number, end: number, points: number[]): NewDetection {
+  return { video, brand, placement, time_begin: begin, time_end: end, coordinates: [{ start_time: begin, end_time: end, points }] };
+}
+
+/** POSTs detections in chunks the API accepts (1000 per call). */
+export async function seedDetections(api: ApiClient, list: NewDetection[]): Promise<Detection[]> {
+  const out: Detection[] = [];
+  for (let i = 0; i < list.length; i += 1000) {
+    out.push(...(await api.call<Detection[]>('POST', API.detections, { detections: list.slice(i, i + 1000) })));
+  }
+  return out;
+}
