@@ -10,27 +10,51 @@ import { accountsRepository } from './repositories/accounts.repository.ts';
 import { placementsRepository } from './repositories/placements.repository.ts';
 import { ensureFirstUser } from './services/accounts.service.ts';
 
+const STARTUP_LOCK_KEY = 727_274_002;
+
 /** Opens the database, migrates it, and builds the shared context (queue started, worker optional). */
-export async function createContext(config: Config, log: (msg: string) => void = console.log): Promise<AppContext> {
+export async function createContext(
+  config: Config,
+  log: (msg: string) => void = console.log,
+): Promise<AppContext> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const applied = await migrate(db);
-    if (applied.length) log(`database migrated: ${applied.join(', ')}`);
-    const secret = await accountsRepository.ensureSetting(db, 'media_secret', randomBytes(32).toString('hex'));
-    for (const org of await accountsRepository.allOrganizationIds(db)) await placementsRepository.ensureAutomatic(db, org);
-    const first = await ensureFirstUser(db, config.adminUsername, config.adminPassword);
-    if (first.created) {
-      log(
-        first.generatedPassword
-          ? `created organization 'My organization' and user '${config.adminUsername}' with password: ${first.generatedPassword}`
-          : `created organization 'My organization' and user '${config.adminUsername}' (password from ADMIN_PASSWORD)`,
+    // Everything up to a started queue runs under one lock: servers starting together take turns
+    // (pg-boss's own schema set-up and the first user would otherwise race and deadlock).
+    return await db.withLock(STARTUP_LOCK_KEY, async () => {
+      const applied = await migrate(db);
+      if (applied.length) log(`database migrated: ${applied.join(', ')}`);
+      const secret = await accountsRepository.ensureSetting(
+        db,
+        'media_secret',
+        randomBytes(32).toString('hex'),
       );
-    }
-    const jobs = new JobQueue({ db, databaseUrl: config.databaseUrl, expireSeconds: config.jobExpireSeconds });
-    await jobs.start();
-    const ctx: AppContext = { config, db, storage: new Storage(config.dataDir), signer: new MediaSigner(secret), jobs };
-    if (config.role !== 'api') await startWorker(ctx);
-    return ctx;
+      for (const org of await accountsRepository.allOrganizationIds(db))
+        await placementsRepository.ensureAutomatic(db, org);
+      const first = await ensureFirstUser(db, config.adminUsername, config.adminPassword);
+      if (first.created) {
+        log(
+          first.generatedPassword
+            ? `created organization 'My organization' and user '${config.adminUsername}' with password: ${first.generatedPassword}`
+            : `created organization 'My organization' and user '${config.adminUsername}' (password from ADMIN_PASSWORD)`,
+        );
+      }
+      const jobs = new JobQueue({
+        db,
+        databaseUrl: config.databaseUrl,
+        expireSeconds: config.jobExpireSeconds,
+      });
+      await jobs.start();
+      const ctx: AppContext = {
+        config,
+        db,
+        storage: new Storage(config.dataDir),
+        signer: new MediaSigner(secret),
+        jobs,
+      };
+      if (config.role !== 'api') await startWorker(ctx);
+      return ctx;
+    });
   } catch (err) {
     await db.close();
     throw err;

@@ -1,55 +1,28 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLE_FPS } from '@logo-review/engine';
-// The engine's own fixture generators: a seeded textured logo, a busy background, frames to MP4.
-import { loadLogo } from '../../../packages/engine/src/image-io.ts';
-import { compositeLogo, type RgbImage } from '../../../packages/engine/src/synth.ts';
-import {
-  background,
-  maxCornerError,
-  tempDir,
-  texturedLogoSvg,
-  writeSvg,
-  writeVideo,
-} from '../../../packages/engine/test/fixtures.ts';
+import { logoFile, maxCornerError, videoWithLogo } from './engine-media.ts';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
 import { analyzeVideoJob } from '../src/jobs/analyze-video.job.ts';
 
 let s: TestServer;
 let c: Client;
-let dir: string;
-const FPS = 10;
 const QUAD = [400, 30, 590, 30, 590, 125, 400, 125];
 
 beforeAll(async () => {
   s = await startTestServer();
   c = await s.user('Acme', 'ann');
-  dir = await tempDir();
 });
 afterAll(() => s.close());
 
-/** 3 s, 640x360; the logo is on screen from 0.5 s to 2.5 s at QUAD. */
-async function makeVideo(logoFile: string): Promise<Buffer> {
-  const logo = await loadLogo(logoFile, 300);
-  const bg = await background(3, 640, 360);
-  const frames: RgbImage[] = [];
-  for (let i = 0; i < 3 * FPS; i++) {
-    const f = { ...bg, data: Uint8Array.from(bg.data) };
-    if (i >= 5 && i < 25) await compositeLogo(f, logo, QUAD);
-    frames.push(f);
-  }
-  return readFile(await writeVideo(path.join(dir, 'match.mp4'), frames, FPS));
-}
-
 describe('upload to detections, through the real engine', () => {
   it('finds the brand for the span it is shown, with its quad, and a repeated request changes nothing', async () => {
-    const logoFile = await writeSvg(dir, 'brand.svg', texturedLogoSvg(5));
-    const decoy = await writeSvg(dir, 'other.svg', texturedLogoSvg(99));
+    const logo = await logoFile(5);
+    const decoy = await logoFile(99);
     const created = await c.req({
       method: 'POST',
       url: '/api/brands/create/',
-      ...multipart({ name: 'Acme' }, [{ field: 'example_logos', name: 'brand.svg', data: await readFile(logoFile) }]),
+      ...multipart({ name: 'Acme' }, [{ field: 'example_logos', name: 'brand.svg', data: await readFile(logo) }]),
     });
     const other = await c.req({
       method: 'POST',
@@ -68,7 +41,7 @@ describe('upload to detections, through the real engine', () => {
     const upload = await c.req({
       method: 'POST',
       url: '/api/videos/create/',
-      ...multipart({ name: 'Match' }, [{ field: 'videoFile', name: 'match.mp4', data: await makeVideo(logoFile) }]),
+      ...multipart({ name: 'Match' }, [{ field: 'videoFile', name: 'match.mp4', data: await videoWithLogo(logo, { seconds: 3, fps: 10, quad: QUAD, shown: (i) => i >= 5 && i < 25 }) }]),
     });
     expect(upload.statusCode).toBe(201);
     const videoId = upload.json().id;

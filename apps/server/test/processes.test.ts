@@ -1,64 +1,21 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DB } from './harness.ts';
+import { freePort, killAll, login, PG_ADMIN_URL, ROOT, startServer } from './process-harness.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const children: ChildProcess[] = [];
 const dirs: string[] = [];
 let dbName: string | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `main.ts`; resolves with its output once it listens. */
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', ...env },
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (/is running on/.test(out)) {
-        clearInterval(timer);
-        resolve({ child, output: () => out });
-      }
-    }, 100);
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${out}`));
-    });
-  });
-}
 
 function admin(args: string[], env: Record<string, string>) {
   return spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
 }
 
-const login = (port: number, username: string, password: string) =>
-  fetch(`http://127.0.0.1:${port}/api/profile/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
+  killAll();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   if (dbName) {
     const c = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -104,7 +61,7 @@ describe.runIf(TEST_DB === 'pglite')('the start command on the embedded database
     expect(usage.stderr).toMatch(/--organization is required/);
 
     const again = await startServer({ ...env, PORT: String(await freePort()) });
-    const port2 = Number(/localhost:(\d+)/.exec(again.output())![1]);
+    const port2 = again.port;
     expect(again.output()).not.toMatch(/with password/);
     const r = await login(port2, 'bob', 'new-password');
     expect(r.status).toBe(200);
@@ -135,8 +92,7 @@ describe.runIf(TEST_DB === 'postgres')('several servers on one PostgreSQL databa
     await check.end();
     expect(users.rows).toEqual([{ username: 'admin' }]);
     expect(new Set(migrations.rows.map((r) => r.name)).size).toBe(migrations.rows.length);
-    const port = Number(/localhost:(\d+)/.exec(b.output())![1]);
-    expect((await login(port, 'admin', 'first-password')).status).toBe(200);
+    expect((await login(b.port, 'admin', 'first-password')).status).toBe(200);
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
   });

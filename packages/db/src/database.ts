@@ -16,6 +16,11 @@ export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs fn in one transaction; rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn while holding a database-wide lock (a session advisory lock on PostgreSQL), so that
+   * servers starting at the same time run their start-up steps one after the other.
+   */
+  withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /** pg-boss's `db` option: the same connection for the job queue. */
   bossAdapter(): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } | null;
   close(): Promise<void>;
@@ -67,6 +72,20 @@ class PostgresDatabase implements Database {
     }
   }
 
+  async withLock<T>(key: number, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [key]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [key]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   bossAdapter() {
     return null; // pg-boss opens its own pool from the same URL
   }
@@ -101,6 +120,10 @@ class EmbeddedDatabase implements Database {
         },
       }),
     );
+  }
+
+  async withLock<T>(_key: number, fn: () => Promise<T>): Promise<T> {
+    return fn(); // one process owns the embedded database (the lock file)
   }
 
   bossAdapter() {

@@ -24,9 +24,11 @@ export class JobQueue {
 
   constructor(private readonly opts: JobQueueOptions) {
     const adapter = opts.db.bossAdapter();
+    // Expired jobs (their worker died) are found by pg-boss's maintenance: run it often enough.
+    const maintenanceIntervalSeconds = Math.max(1, Math.min(120, Math.floor(opts.expireSeconds / 2)));
     this.boss = adapter
-      ? new PgBoss({ db: adapter, schema: 'pgboss', supervise: true, migrate: true })
-      : new PgBoss({ connectionString: opts.databaseUrl, schema: 'pgboss', max: 4 });
+      ? new PgBoss({ db: adapter, schema: 'pgboss', supervise: true, migrate: true, maintenanceIntervalSeconds })
+      : new PgBoss({ connectionString: opts.databaseUrl, schema: 'pgboss', max: 4, maintenanceIntervalSeconds });
     this.boss.on('error', (err) => console.error('job queue error:', err.message));
   }
 
