@@ -43,7 +43,7 @@ describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', 
     const logo = await logoFile(5);
     const brandForm = new FormData();
     brandForm.set('name', 'Acme');
-    brandForm.append('example_logos', new Blob([readFileSync(logo)]), 'logo.svg');
+    brandForm.append('example_logos', new Blob([new Uint8Array(readFileSync(logo))]), 'logo.svg');
     const brand = await (await call('/api/brands/create/', { method: 'POST', body: brandForm })).json();
     await eventually(async () => (await (await call('/api/brands/')).json())[0].status === 'ACTIVE', 60_000);
 
@@ -52,7 +52,7 @@ describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', 
     const video = await videoWithLogo(logo, { seconds: 40, fps: 10, quad, shown: (i) => i >= 100 && i < 300 });
     const form = new FormData();
     form.set('name', 'Long match');
-    form.append('videoFile', new Blob([video]), 'match.mp4');
+    form.append('videoFile', new Blob([new Uint8Array(video)]), 'match.mp4');
     const v = await (await call('/api/videos/create/', { method: 'POST', body: form })).json();
     const get = async () => (await call(`/api/videos/${v.id}/`)).json();
 
