@@ -1,0 +1,115 @@
+import type { Locator, Page } from 'playwright-core';
+import { API, type Detection } from '@logo-review/contract';
+import type { ApiClient } from './support/api-client.ts';
+
+/** Locators and small actions of the editor page, by role and label. */
+export class EditorPageObject {
+  constructor(readonly page: Page) {}
+
+  /** Opens /editor on a video (the VIDEO key, as the videos page sets it), at a stored position. */
+  async open(videoId: number, timeMs = 0): Promise<void> {
+    await this.page.evaluate(
+      ([id, t]) => {
+        localStorage.setItem('VIDEO', String(id));
+        localStorage.setItem('TIME', String(t));
+      },
+      [videoId, timeMs] as const,
+    );
+    await this.page.goto('/editor');
+    await this.overlay.waitFor();
+    await this.page.getByText('Loading video..').waitFor({ state: 'detached' });
+    await this.page.getByRole('progressbar', { name: 'Loading detections' }).waitFor({ state: 'detached' });
+  }
+
+  get overlay(): Locator {
+    return this.page.getByRole('img', { name: /^(Detection overlay|Drawing a new detection)$/ });
+  }
+
+  get detections(): Locator {
+    return this.page.getByRole('region', { name: 'Detections', exact: true });
+  }
+
+  get newDetections(): Locator {
+    return this.page.getByRole('region', { name: 'New Detections' });
+  }
+
+  get time(): Locator {
+    return this.page.getByRole('timer', { name: 'Time' });
+  }
+
+  button(name: string): Locator {
+    return this.page.getByRole('button', { name, exact: true });
+  }
+
+  /** The Detections table row of a detection id. */
+  row(id: number): Locator {
+    return this.page
+      .getByRole('table', { name: 'Active detections' })
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('cell', { name: String(id), exact: true }) });
+  }
+
+  /** Ids listed in the Detections table, in order. */
+  async listedIds(): Promise<number[]> {
+    const cells = this.page.getByRole('table', { name: 'Active detections' }).locator('tbody tr td:first-child');
+    const texts = await cells.allTextContents();
+    return texts.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  }
+
+  /** Waits until the table lists exactly these ids (in any order). */
+  async expectListed(ids: number[], timeout = 5000): Promise<void> {
+    const want = [...ids].sort((a, b) => a - b).join(',');
+    const deadline = Date.now() + timeout;
+    let got = '';
+    while (Date.now() < deadline) {
+      got = (await this.listedIds()).sort((a, b) => a - b).join(',');
+      if (got === want) return;
+      await this.page.waitForTimeout(50);
+    }
+    throw new Error(`Detections table lists [${got}], expected [${want}]`);
+  }
+
+  async expectTime(text: string | RegExp, timeout = 5000): Promise<void> {
+    const deadline = Date.now() + timeout;
+    let got = '';
+    while (Date.now() < deadline) {
+      got = (await this.time.textContent()) ?? '';
+      if (typeof text === 'string' ? got === text : text.test(got)) return;
+      await this.page.waitForTimeout(50);
+    }
+    throw new Error(`time display shows '${got}', expected ${String(text)}`);
+  }
+
+  /** Page coordinates of a point of the overlay given in display pixels. */
+  async at(x: number, y: number): Promise<{ x: number; y: number }> {
+    const b = (await this.overlay.boundingBox())!;
+    return { x: b.x + x, y: b.y + y };
+  }
+
+  /** Presses at one overlay point, drags to another in steps, releases. */
+  async drag(from: [number, number], to: [number, number]): Promise<void> {
+    const a = await this.at(...from);
+    const b = await this.at(...to);
+    await this.page.mouse.move(a.x, a.y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(b.x, b.y, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
+  async click(x: number, y: number): Promise<void> {
+    const p = await this.at(x, y);
+    await this.page.mouse.click(p.x, p.y);
+  }
+
+  /** The overlay's CSS cursor at a point (hover feedback: 'move' over an edge, 'pointer' over a corner). */
+  async cursorAt(x: number, y: number): Promise<string> {
+    const p = await this.at(x, y);
+    await this.page.mouse.move(p.x, p.y);
+    return this.overlay.evaluate((el) => (el as HTMLElement).style.cursor);
+  }
+}
+
+/** Detections of a video overlapping [start, end] ms, straight from the API. */
+export function detectionsInWindow(api: ApiClient, videoId: number, start = 0, end = 3_600_000): Promise<Detection[]> {
+  return api.call<Detection[]>('GET', `${API.detections}?videoId=${videoId}&startTime=${start}&endTime=${end}`);
+}
