@@ -22,6 +22,7 @@ import { tagsRoutes } from './api/tags.routes.ts';
 import { verificationRoutes } from './api/verification.routes.ts';
 import { detectionsRoutes } from './api/detections.routes.ts';
 import { mediaRoutes } from './api/media.routes.ts';
+import { excelRoutes } from './api/excel.routes.ts';
 
 /** Schemas referenced by $id from route schemas (and listed as OpenAPI components). */
 const SHARED_SCHEMAS = [
@@ -106,6 +107,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(tagsRoutes(ctx));
   await app.register(verificationRoutes(ctx));
   await app.register(detectionsRoutes(ctx));
+  await app.register(excelRoutes(ctx));
   await app.register(mediaRoutes(ctx));
 
   app.setNotFoundHandler((req, reply) => {

@@ -3,6 +3,7 @@ import {
   API,
   IdParams,
   JOBS,
+  VIDEO_STATUS,
   VERIFICATION_STATUS,
   VerificationCreateBody,
   VerificationUpdateBody,
@@ -10,6 +11,7 @@ import {
 } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { libraryRepository } from '../repositories/library.repository.ts';
 import { verificationRepository as repo, type VerificationRow } from '../repositories/verification.repository.ts';
 import { orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
@@ -48,6 +50,10 @@ export const verificationRoutes = (ctx: AppContext) =>
         const name = req.body.name.trim();
         if (!name) throw badRequest('name: is required.');
         await assertRefs(ctx.db, org, 'videos', [req.body.video], 'video');
+        const video = (await libraryRepository.video(ctx.db, org, req.body.video))!;
+        if (video.status !== VIDEO_STATUS.OK) {
+          throw badRequest(`video: ${video.name} is not analysed yet (status ${video.status}).`);
+        }
         const id = await repo.insert(ctx.db, org, name, req.body.video);
         await ctx.jobs.send(JOBS.renderVerification, { organizationId: org, verificationId: id });
         return reply.code(201).send(await list(org));

@@ -156,3 +156,44 @@ export const detectionsRepository = {
     await db.query("DELETE FROM detections WHERE video_id = $1 AND source = 'engine' AND review = 'UNREVIEWED'", [videoId]);
   },
 };
+
+export interface ReportRow {
+  id: number;
+  brand_id: number;
+  placement_id: number;
+  time_begin: number;
+  time_end: number;
+  coordinates: CoordinateSegment[];
+  confidence: number | null;
+  review: string;
+  source: string;
+}
+
+/**
+ * Listed detections of a video in id order, a page at a time (keyset paging), so a report over
+ * 100,000 detections never holds them all. Empty brand/placement lists mean all; `hidden*` are
+ * left out (a project's hidden brands and placements).
+ */
+export async function* streamDetections(
+  db: Queryable,
+  org: number,
+  f: { videoId: number; brandIds: number[]; placementIds: number[]; hiddenBrandIds: number[]; hiddenPlacementIds: number[] },
+  pageSize = 2000,
+): AsyncGenerator<ReportRow> {
+  let last = 0;
+  for (;;) {
+    const rows = await db.query<ReportRow>(
+      `SELECT id, brand_id, placement_id, time_begin, time_end, coordinates, confidence, review, source
+       FROM detections
+       WHERE organization_id = $1 AND video_id = $2 AND review <> 'FALSE_POSITIVE' AND id > $3
+         AND (cardinality($4::int[]) = 0 OR brand_id = ANY($4::int[]))
+         AND (cardinality($5::int[]) = 0 OR placement_id = ANY($5::int[]))
+         AND NOT (brand_id = ANY($6::int[])) AND NOT (placement_id = ANY($7::int[]))
+       ORDER BY id LIMIT $8`,
+      [org, f.videoId, last, f.brandIds, f.placementIds, f.hiddenBrandIds, f.hiddenPlacementIds, pageSize],
+    );
+    for (const r of rows) yield { ...r, id: Number(r.id) };
+    if (rows.length < pageSize) return;
+    last = Number(rows[rows.length - 1].id);
+  }
+}
