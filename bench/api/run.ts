@@ -16,7 +16,10 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { closeContext, createContext } from '../../apps/server/src/server.ts';
 import { createUser } from '../../apps/server/src/services/accounts.service.ts';
 import { libraryRepository } from '../../apps/server/src/repositories/library.repository.ts';
-import { detectionsRepository, type NewDetectionRow } from '../../apps/server/src/repositories/detections.repository.ts';
+import {
+  detectionsRepository,
+  type NewDetectionRow,
+} from '../../apps/server/src/repositories/detections.repository.ts';
 import { placementsRepository } from '../../apps/server/src/repositories/placements.repository.ts';
 
 const { values } = parseArgs({
@@ -91,24 +94,41 @@ async function measure(kind: 'postgres' | 'pglite') {
     await c.end();
     databaseUrl = admin.replace(/\/[^/]*$/, `/${dbName}`);
   }
-  const ctx = await createContext({ ...loadConfig({}), dataDir, databaseUrl, role: 'api', adminPassword: 'bench-password' }, () => undefined);
+  const ctx = await createContext(
+    { ...loadConfig({}), dataDir, databaseUrl, role: 'api', adminPassword: 'bench-password' },
+    () => undefined,
+  );
   try {
-    const user = await createUser(ctx.db, { organization: 'Bench', username: 'bench', password: 'bench-password' });
+    const user = await createUser(ctx.db, {
+      organization: 'Bench',
+      username: 'bench',
+      password: 'bench-password',
+    });
     const org = user.organization_id;
     const videoId = await libraryRepository.insertVideo(ctx.db, org, {
-      name: 'match', folder_id: null, project_id: null, file_name: 'm.mp4', stored_path: 'none.mp4', size: 0, content_sha256: '',
+      name: 'match',
+      folder_id: null,
+      project_id: null,
+      file_name: 'm.mp4',
+      stored_path: 'none.mp4',
+      size: 0,
+      content_sha256: '',
     });
     const brandIds: number[] = [];
     for (let i = 0; i < 50; i++) {
       const [b] = await ctx.db.query<{ id: number }>(
-        'INSERT INTO brands(organization_id, name) VALUES ($1, $2) RETURNING id', [org, `Brand ${i}`]);
+        'INSERT INTO brands(organization_id, name) VALUES ($1, $2) RETURNING id',
+        [org, `Brand ${i}`],
+      );
       brandIds.push(b.id);
     }
     const placementIds = Object.values(await placementsRepository.automaticIds(ctx.db, org));
-    let t = performance.now();
-    await ctx.db.transaction((tx) => detectionsRepository.insertMany(tx, org, generate(videoId, brandIds, placementIds)));
+    const t0 = performance.now();
+    await ctx.db.transaction((tx) =>
+      detectionsRepository.insertMany(tx, org, generate(videoId, brandIds, placementIds)),
+    );
     await ctx.db.query('ANALYZE detections');
-    const insertSeconds = (performance.now() - t) / 1000;
+    const insertSeconds = (performance.now() - t0) / 1000;
 
     // The query alone (no HTTP, no JSON), sequential.
     const rq = rng(11);
@@ -132,22 +152,44 @@ async function measure(kind: 'postgres' | 'pglite') {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
     const login = await fetch(`http://127.0.0.1:${port}/api/profile/login/`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
     });
     const token = ((await login.json()) as { token: string }).token;
     // The load generator runs on its own thread (the second core), as an outside client would.
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
-      workerData: { port, token, videoId, videoMs: VIDEO_MS, windowMs: WINDOW_MS, requests: REQUESTS, concurrency: CONCURRENCY },
+      workerData: {
+        port,
+        token,
+        videoId,
+        videoMs: VIDEO_MS,
+        windowMs: WINDOW_MS,
+        requests: REQUESTS,
+        concurrency: CONCURRENCY,
+      },
     });
-    const { latencies, returned, wall } = await new Promise<{ latencies: number[]; returned: number; wall: number }>((resolve, reject) => {
+    const { latencies, returned, wall } = await new Promise<{
+      latencies: number[];
+      returned: number;
+      wall: number;
+    }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
     });
     latencies.sort((x, y) => x - y);
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
     await app.close();
-    return { kind, insertSeconds, rps: REQUESTS / wall, p50: q(0.5), p99: q(0.99), perWindow: returned / REQUESTS,
-      q50: qLat[150], q99: qLat[296] };
+    return {
+      kind,
+      insertSeconds,
+      rps: REQUESTS / wall,
+      p50: q(0.5),
+      p99: q(0.99),
+      perWindow: returned / REQUESTS,
+      q50: qLat[150],
+      q99: qLat[296],
+    };
   } finally {
     await closeContext(ctx);
     rmSync(dataDir, { recursive: true, force: true });
@@ -161,7 +203,9 @@ async function measure(kind: 'postgres' | 'pglite') {
 }
 
 const results = [await measure('postgres'), await measure('pglite')];
-console.log(`\nDetection window query: ${N} detections in a 2 h video, ${WINDOW_MS / 1000} s windows, ${REQUESTS} requests, concurrency ${CONCURRENCY}\n`);
+console.log(
+  `\nDetection window query: ${N} detections in a 2 h video, ${WINDOW_MS / 1000} s windows, ${REQUESTS} requests, concurrency ${CONCURRENCY}\n`,
+);
 console.log('database   | insert s | req/s  | p50 ms | p99 ms | detections/window | query-only p50 / p99 ms');
 console.log('-----------|----------|--------|--------|--------|-------------------|------------------------');
 for (const x of results) {
@@ -170,5 +214,7 @@ for (const x of results) {
   );
 }
 const [pgr, lite] = results;
-console.log(`\nPostgreSQL p99 ${pgr.p99.toFixed(2)} ms (target < 20 ms: ${pgr.p99 < 20 ? 'met' : 'NOT met'}); PGlite/PostgreSQL p99 ratio ${(lite.p99 / pgr.p99).toFixed(2)}x, req/s ratio ${(lite.rps / pgr.rps).toFixed(2)}x`);
+console.log(
+  `\nPostgreSQL p99 ${pgr.p99.toFixed(2)} ms (target < 20 ms: ${pgr.p99 < 20 ? 'met' : 'NOT met'}); PGlite/PostgreSQL p99 ratio ${(lite.p99 / pgr.p99).toFixed(2)}x, req/s ratio ${(lite.rps / pgr.rps).toFixed(2)}x`,
+);
 process.exit(0);

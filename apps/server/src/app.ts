@@ -56,12 +56,18 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
 
   for (const s of SHARED_SCHEMAS) app.addSchema(s);
   app.setValidatorCompiler(createValidators(SHARED_SCHEMAS as AnySchema[]));
-  app.setSchemaErrorFormatter((errors, dataVar) => new HttpError(400, formatValidationError(errors, dataVar)));
+  app.setSchemaErrorFormatter(
+    (errors, dataVar) => new HttpError(400, formatValidationError(errors, dataVar)),
+  );
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ detail: err.message });
     const status = err.statusCode ?? 500;
-    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    if (
+      status === 413 ||
+      err.code === 'FST_REQ_FILE_TOO_LARGE' ||
+      err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+    ) {
       return reply.code(413).send({ detail: 'The request body is too large.' });
     }
     if (status >= 400 && status < 500) return reply.code(status).send({ detail: err.message });
@@ -71,7 +77,11 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Logo review API', version: '1.0.0', description: 'Brand-logo detection review back office.' },
+      info: {
+        title: 'Logo review API',
+        version: '1.0.0',
+        description: 'Brand-logo detection review back office.',
+      },
       components: {
         securitySchemes: {
           token: { type: 'apiKey', in: 'header', name: 'Authorization', description: "'Token {token}'" },
@@ -82,10 +92,17 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 
   await app.register(multipart, {
-    limits: { fileSize: LIMITS.videoMaxBytes, files: LIMITS.maxLogosPerBrand, fields: 20, fieldSize: 64 * 1024 },
+    limits: {
+      fileSize: LIMITS.videoMaxBytes,
+      files: LIMITS.maxLogosPerBrand,
+      fields: 20,
+      fieldSize: 64 * 1024,
+    },
   });
 
   registerAuth(app, ctx);
@@ -119,7 +136,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     return reply.type('text/html').send(MINIMAL_PAGE);
   });
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) =>
-    hasWeb ? reply.type('text/html').sendFile('index.html', ctx.config.webDist) : reply.type('text/html').send(MINIMAL_PAGE),
+    hasWeb
+      ? reply.type('text/html').sendFile('index.html', ctx.config.webDist)
+      : reply.type('text/html').send(MINIMAL_PAGE),
   );
   return app;
 }

@@ -28,7 +28,8 @@ function int(name: string, value: string | undefined, fallback: number): number 
 /** Reads the configuration from the environment (see README, "Configuration"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const role = (env.ROLE ?? 'all') as Role;
-  if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker (got '${role}')`);
+  if (!['all', 'api', 'worker'].includes(role))
+    throw new Error(`ROLE must be all, api or worker (got '${role}')`);
   const repoRoot = path.resolve(import.meta.dirname, '../../..');
   return {
     port: int('PORT', env.PORT, 8000),

@@ -6,14 +6,18 @@ import { closeContext, createContext } from './server.ts';
 async function main() {
   const config = loadConfig();
   if (config.role === 'api' && !config.databaseUrl) {
-    console.warn('ROLE=api on the embedded database: no process can run jobs (the database is this process\'s alone).');
+    console.warn(
+      "ROLE=api on the embedded database: no process can run jobs (the database is this process's alone).",
+    );
   }
   const ctx = await createContext(config);
   let close = async () => closeContext(ctx);
   if (config.role !== 'worker') {
     const app = await buildApp(ctx, { logger: true });
     await app.listen({ port: config.port, host: config.host });
-    console.log(`Logo review is running on http://localhost:${config.port}/ (data in ${config.dataDir}, ${ctx.db.kind})`);
+    console.log(
+      `Logo review is running on http://localhost:${config.port}/ (data in ${config.dataDir}, ${ctx.db.kind})`,
+    );
     close = async () => {
       await app.close();
       await closeContext(ctx);

@@ -11,19 +11,30 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const upload = (method: 'POST' | 'PUT', fields: Record<string, string>, files: Parameters<typeof multipart>[1] = []) =>
-  c.req({ method, url: '/api/brands/create/', ...multipart(fields, files) });
+const upload = (
+  method: 'POST' | 'PUT',
+  fields: Record<string, string>,
+  files: Parameters<typeof multipart>[1] = [],
+) => c.req({ method, url: '/api/brands/create/', ...multipart(fields, files) });
 
 describe('brands', () => {
   it('creates a brand with example logos (201), stores them on disk and activates it', async () => {
     const logo = await pngLogo();
-    const r = await upload('POST', { name: 'Acme Cola', localized_name: 'Acme Cola DE', url: 'https://acme.example' }, [
-      { field: 'example_logos', name: 'front.png', data: logo, type: 'image/png' },
-      { field: 'example_logos', name: 'side.png', data: await pngLogo('#1976d2'), type: 'image/png' },
-    ]);
+    const r = await upload(
+      'POST',
+      { name: 'Acme Cola', localized_name: 'Acme Cola DE', url: 'https://acme.example' },
+      [
+        { field: 'example_logos', name: 'front.png', data: logo, type: 'image/png' },
+        { field: 'example_logos', name: 'side.png', data: await pngLogo('#1976d2'), type: 'image/png' },
+      ],
+    );
     expect(r.statusCode).toBe(201);
     const b = r.json();
-    expect(b).toMatchObject({ name: 'Acme Cola', localized_name: 'Acme Cola DE', url: 'https://acme.example' });
+    expect(b).toMatchObject({
+      name: 'Acme Cola',
+      localized_name: 'Acme Cola DE',
+      url: 'https://acme.example',
+    });
     expect(b.logos).toHaveLength(2);
     expect(b.logos[0].precision).toBeNull();
     expect(b.icon_url).toMatch(/^\/media\/logos\/\d+\/logo\.png\?exp=\d+&sig=/);
@@ -33,7 +44,9 @@ describe('brands', () => {
     expect(img.headers['content-type']).toBe('image/png');
     expect(Buffer.compare(img.rawPayload, logo)).toBe(0);
     // A tampered signature is refused.
-    expect((await s.app.inject({ method: 'GET', url: b.icon_url.replace(/sig=./, 'sig=X') })).statusCode).toBe(403);
+    expect(
+      (await s.app.inject({ method: 'GET', url: b.icon_url.replace(/sig=./, 'sig=X') })).statusCode,
+    ).toBe(403);
     const active = await eventually(async () => {
       const list = (await c.get('/api/brands/?refresh=false')).json();
       const x = list.find((y: { id: number }) => y.id === b.id);
@@ -46,17 +59,23 @@ describe('brands', () => {
     const r = await upload('POST', { name: 'Bare' });
     expect(r.statusCode).toBe(201);
     expect(r.json()).toMatchObject({ status: 'NO LOGOS', localized_name: 'Bare', logos: [] });
-    const u = await upload('PUT', { id: String(r.json().id), name: 'Renamed', localized_name: 'Bare FR', url: 'u' }, [
-      { field: 'example_logos', name: 'a.png', data: await pngLogo() },
-    ]);
+    const u = await upload(
+      'PUT',
+      { id: String(r.json().id), name: 'Renamed', localized_name: 'Bare FR', url: 'u' },
+      [{ field: 'example_logos', name: 'a.png', data: await pngLogo() }],
+    );
     expect(u.statusCode).toBe(200);
     expect(u.json()).toMatchObject({ name: 'Bare', localized_name: 'Bare FR', url: 'u' });
     expect(u.json().logos).toHaveLength(1);
   });
 
   it('accepts SVG logos and unicode names', async () => {
-    const svg = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="red"/></svg>');
-    const r = await upload('POST', { name: 'Ünïcødé 品牌 ../x' }, [{ field: 'example_logos', name: '../../etc/passwd.svg', data: svg }]);
+    const svg = Buffer.from(
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="red"/></svg>',
+    );
+    const r = await upload('POST', { name: 'Ünïcødé 品牌 ../x' }, [
+      { field: 'example_logos', name: '../../etc/passwd.svg', data: svg },
+    ]);
     expect(r.statusCode).toBe(201);
     expect(r.json().name).toBe('Ünïcødé 品牌 ../x');
     expect(r.json().logos[0].file_name).toBe('passwd.svg');
@@ -69,7 +88,12 @@ describe('brands', () => {
     expect(noName.statusCode).toBe(400);
     expect(noName.json().detail).toBe('name: is required.');
     const notImage = await upload('POST', { name: 'Evil' }, [
-      { field: 'example_logos', name: 'logo.png', data: Buffer.from('MZ this is an executable, not a png'), type: 'image/png' },
+      {
+        field: 'example_logos',
+        name: 'logo.png',
+        data: Buffer.from('MZ this is an executable, not a png'),
+        type: 'image/png',
+      },
     ]);
     expect(notImage.statusCode).toBe(400);
     expect(notImage.json().detail).toMatch(/^example_logos: logo\.png: is not an image/);
@@ -93,12 +117,17 @@ describe('brands', () => {
   });
 
   it('deactivates (kept, status DEACTIVATED) and deletes (logo files removed)', async () => {
-    const r = await upload('POST', { name: 'Gone' }, [{ field: 'example_logos', name: 'a.png', data: await pngLogo() }]);
+    const r = await upload('POST', { name: 'Gone' }, [
+      { field: 'example_logos', name: 'a.png', data: await pngLogo() },
+    ]);
     const id = r.json().id;
     const d = await c.put('/api/brands/deactivate/', { id });
     expect(d.statusCode).toBe(200);
     expect(d.json().status).toBe('DEACTIVATED');
-    const paths = await s.ctx.db.query<{ stored_path: string }>('SELECT stored_path FROM brand_logos WHERE brand_id = $1', [id]);
+    const paths = await s.ctx.db.query<{ stored_path: string }>(
+      'SELECT stored_path FROM brand_logos WHERE brand_id = $1',
+      [id],
+    );
     expect(existsSync(s.ctx.storage.resolve(paths[0].stored_path))).toBe(true);
     const del = await c.del('/api/brands/deactivate/', { id });
     expect(del.statusCode).toBe(200);

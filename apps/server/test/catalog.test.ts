@@ -9,7 +9,9 @@ let placementIds: number[];
 beforeAll(async () => {
   s = await startTestServer();
   c = await s.user('Acme', 'ann');
-  brandId = (await c.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'Nike' }) })).json().id;
+  brandId = (
+    await c.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'Nike' }) })
+  ).json().id;
   placementIds = (await c.get('/api/videos/placements/')).json().map((p: { id: number }) => p.id);
 });
 afterAll(() => s.close());
@@ -25,21 +27,37 @@ describe('projects', () => {
     expect(r.statusCode).toBe(201);
     const p = r.json().find((x: { name: string }) => x.name === 'League');
     expect(p.filtered_brands).toEqual([{ id: brandId, name: 'Nike', localized_name: 'Nike' }]);
-    expect(p.filtered_placements).toEqual([expect.objectContaining({ id: placementIds[0], localized_name: 'Broadcast overlay' })]);
-    const u = await c.put('/api/videos/project/', { id: p.id, name: 'League 2', description: '', filtered_brands: [], filtered_placements: [] });
+    expect(p.filtered_placements).toEqual([
+      expect.objectContaining({ id: placementIds[0], localized_name: 'Broadcast overlay' }),
+    ]);
+    const u = await c.put('/api/videos/project/', {
+      id: p.id,
+      name: 'League 2',
+      description: '',
+      filtered_brands: [],
+      filtered_placements: [],
+    });
     expect(u.statusCode).toBe(200);
-    expect(u.json().find((x: { id: number }) => x.id === p.id)).toMatchObject({ name: 'League 2', filtered_brands: [], filtered_placements: [] });
+    expect(u.json().find((x: { id: number }) => x.id === p.id)).toMatchObject({
+      name: 'League 2',
+      filtered_brands: [],
+      filtered_placements: [],
+    });
     const d = await c.del('/api/videos/project/', { id: p.id });
     expect(d.json().find((x: { id: number }) => x.id === p.id)).toBeUndefined();
   });
 
   it('rejects bad input', async () => {
-    expect((await c.post('/api/videos/project/', { description: 'x' })).json().detail).toBe('name: is required.');
-    expect((await c.post('/api/videos/project/', { name: '   ' })).json().detail).toBe('name: is required.');
-    expect((await c.post('/api/videos/project/', { name: 'x', filtered_brands: [999999] })).json().detail).toBe(
-      'filtered_brands: unknown id 999999.',
+    expect((await c.post('/api/videos/project/', { description: 'x' })).json().detail).toBe(
+      'name: is required.',
     );
-    expect((await c.post('/api/videos/project/', { name: 'x', filtered_brands: 'all' })).statusCode).toBe(400);
+    expect((await c.post('/api/videos/project/', { name: '   ' })).json().detail).toBe('name: is required.');
+    expect(
+      (await c.post('/api/videos/project/', { name: 'x', filtered_brands: [999999] })).json().detail,
+    ).toBe('filtered_brands: unknown id 999999.');
+    expect((await c.post('/api/videos/project/', { name: 'x', filtered_brands: 'all' })).statusCode).toBe(
+      400,
+    );
     expect((await c.put('/api/videos/project/', { name: 'x' })).json().detail).toBe('id: is required.');
     expect((await c.put('/api/videos/project/', { id: 999999, name: 'x' })).statusCode).toBe(404);
     expect((await c.del('/api/videos/project/', { id: 999999 })).statusCode).toBe(404);
@@ -48,27 +66,54 @@ describe('projects', () => {
 
 describe('tags', () => {
   it('creates and updates (archived) tags, answering the full list', async () => {
-    const r = await c.post('/api/videos/tags/', { name: 'Kit', brand: brandId, placements: placementIds, project: null });
+    const r = await c.post('/api/videos/tags/', {
+      name: 'Kit',
+      brand: brandId,
+      placements: placementIds,
+      project: null,
+    });
     expect(r.statusCode).toBe(201);
     const t = r.json().find((x: { name: string }) => x.name === 'Kit');
-    expect(t).toEqual({ id: t.id, name: 'Kit', brand: brandId, placements: [...placementIds].sort((a, b) => a - b), project: null, archived: false });
-    const u = await c.put('/api/videos/tags/', { id: t.id, name: 'Kit 2', brand: brandId, placements: [], project: null, archived: true });
+    expect(t).toEqual({
+      id: t.id,
+      name: 'Kit',
+      brand: brandId,
+      placements: [...placementIds].sort((a, b) => a - b),
+      project: null,
+      archived: false,
+    });
+    const u = await c.put('/api/videos/tags/', {
+      id: t.id,
+      name: 'Kit 2',
+      brand: brandId,
+      placements: [],
+      project: null,
+      archived: true,
+    });
     expect(u.statusCode).toBe(200);
-    expect(u.json().find((x: { id: number }) => x.id === t.id)).toMatchObject({ name: 'Kit 2', placements: [], archived: true });
+    expect(u.json().find((x: { id: number }) => x.id === t.id)).toMatchObject({
+      name: 'Kit 2',
+      placements: [],
+      archived: true,
+    });
     expect((await c.get('/api/videos/tags/')).json()).toHaveLength(1);
   });
 
   it('rejects bad input', async () => {
     expect((await c.post('/api/videos/tags/', { name: 'x' })).json().detail).toBe('brand: is required.');
     expect((await c.post('/api/videos/tags/', { name: 'x', brand: 'abc' })).statusCode).toBe(400);
-    expect((await c.post('/api/videos/tags/', { name: 'x', brand: 999999 })).json().detail).toBe('brand: unknown id 999999.');
-    expect((await c.post('/api/videos/tags/', { name: 'x', brand: brandId, placements: [999999] })).json().detail).toBe(
-      'placements: unknown id 999999.',
+    expect((await c.post('/api/videos/tags/', { name: 'x', brand: 999999 })).json().detail).toBe(
+      'brand: unknown id 999999.',
     );
-    expect((await c.post('/api/videos/tags/', { name: 'x', brand: brandId, project: 999999 })).json().detail).toBe(
-      'project: unknown id 999999.',
+    expect(
+      (await c.post('/api/videos/tags/', { name: 'x', brand: brandId, placements: [999999] })).json().detail,
+    ).toBe('placements: unknown id 999999.');
+    expect(
+      (await c.post('/api/videos/tags/', { name: 'x', brand: brandId, project: 999999 })).json().detail,
+    ).toBe('project: unknown id 999999.');
+    expect((await c.put('/api/videos/tags/', { id: 999999, name: 'x', brand: brandId })).statusCode).toBe(
+      404,
     );
-    expect((await c.put('/api/videos/tags/', { id: 999999, name: 'x', brand: brandId })).statusCode).toBe(404);
   });
 });
 
@@ -90,9 +135,13 @@ describe('verification videos', () => {
     const u = await c.put('/api/videos/verification/', { id: ver.id, name: 'Proof 2' });
     expect(u.json()[0].name).toBe('Proof 2');
     expect((await c.put('/api/videos/verification/', { id: ver.id, video: 999999 })).statusCode).toBe(400);
-    expect((await c.post('/api/videos/verification/', { name: 'x', video: 999999 })).json().detail).toBe('video: unknown id 999999.');
+    expect((await c.post('/api/videos/verification/', { name: 'x', video: 999999 })).json().detail).toBe(
+      'video: unknown id 999999.',
+    );
     expect((await c.post('/api/videos/verification/', { name: '', video: v.id })).statusCode).toBe(400);
-    expect((await c.post('/api/videos/verification/', { video: v.id })).json().detail).toBe('name: is required.');
+    expect((await c.post('/api/videos/verification/', { video: v.id })).json().detail).toBe(
+      'name: is required.',
+    );
     const d = await c.del(`/api/videos/verification/${ver.id}`);
     expect(d.statusCode).toBe(200);
     expect(d.json()).toEqual([]);

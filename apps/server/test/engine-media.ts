@@ -3,7 +3,13 @@ import path from 'node:path';
 // The engine's own fixture generators: a seeded textured logo, a busy background, frames to MP4.
 import { loadLogo } from '../../../packages/engine/src/image-io.ts';
 import { compositeLogo, type RgbImage } from '../../../packages/engine/src/synth.ts';
-import { background, tempDir, texturedLogoSvg, writeSvg, writeVideo } from '../../../packages/engine/test/fixtures.ts';
+import {
+  background,
+  tempDir,
+  texturedLogoSvg,
+  writeSvg,
+  writeVideo,
+} from '../../../packages/engine/test/fixtures.ts';
 
 export { maxCornerError } from '../../../packages/engine/test/fixtures.ts';
 

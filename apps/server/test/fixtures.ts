@@ -17,8 +17,21 @@ export function smallVideo(): Buffer {
   if (cachedVideo) return cachedVideo;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lr-vid-'));
   const file = path.join(dir, 'v.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=2',
-    '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120:rate=10:duration=2',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    file,
+  ]);
   cachedVideo = readFileSync(file);
   rmSync(dir, { recursive: true, force: true });
   return cachedVideo;

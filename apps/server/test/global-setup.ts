@@ -18,7 +18,13 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lr-template-'));
   const ctx = await createContext(
-    { ...loadConfig({}), dataDir: dir, databaseUrl: undefined, role: 'api', adminPassword: 'admin-password-1' },
+    {
+      ...loadConfig({}),
+      dataDir: dir,
+      databaseUrl: undefined,
+      role: 'api',
+      adminPassword: 'admin-password-1',
+    },
     () => undefined,
   );
   await closeContext(ctx);

@@ -83,7 +83,12 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       const key = `${org}/${username}`;
       const existing = clients.get(key);
       if (existing) return existing;
-      await createUser(ctx.db, { organization: org, username, password: `${username}-password`, firstName: username });
+      await createUser(ctx.db, {
+        organization: org,
+        username,
+        password: `${username}-password`,
+        firstName: username,
+      });
       const r = await app.inject({
         method: 'POST',
         url: '/api/profile/login/',
@@ -109,7 +114,10 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
 }
 
 /** Polls until fn returns a truthy value (jobs run in the background). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -139,5 +147,8 @@ export function multipart(
     );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }

@@ -12,7 +12,14 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 interface Tree {
-  folders: { id: number; name: string; path: string; parent: number | null; folders: Tree['folders']; videos: { id: number }[] }[];
+  folders: {
+    id: number;
+    name: string;
+    path: string;
+    parent: number | null;
+    folders: Tree['folders'];
+    videos: { id: number }[];
+  }[];
   videos: { id: number }[];
 }
 
@@ -31,11 +38,17 @@ describe('folders', () => {
     expect(matches).toMatchObject({ path: '/Matches', parent: null, folders: [], videos: [] });
     r = await c.post('/api/videos/folder/', { name: '2026 ../étoile', parent: matches.id });
     const sub = (r.json() as Tree).folders.find((f) => f.id === matches.id)!.folders[0];
-    expect(sub).toMatchObject({ name: '2026 ../étoile', path: '/Matches/2026 ../étoile', parent: matches.id });
+    expect(sub).toMatchObject({
+      name: '2026 ../étoile',
+      path: '/Matches/2026 ../étoile',
+      parent: matches.id,
+    });
     const dup = await c.post('/api/videos/folder/', { name: 'matches', parent: null });
     expect(dup.statusCode).toBe(400);
     expect(dup.json().detail).toBe('name: a folder named matches already exists here.');
-    expect((await c.post('/api/videos/folder/', { name: 'x', parent: 999999 })).json().detail).toBe('parent: unknown id 999999.');
+    expect((await c.post('/api/videos/folder/', { name: 'x', parent: 999999 })).json().detail).toBe(
+      'parent: unknown id 999999.',
+    );
     expect((await c.post('/api/videos/folder/', { name: 'x' })).json().detail).toBe('parent: is required.');
     expect((await c.post('/api/videos/folder/', { name: '', parent: null })).statusCode).toBe(400);
   });
@@ -45,7 +58,9 @@ describe('folders', () => {
     const matches = tree.folders.find((f) => f.name === 'Matches')!;
     const r = await c.del('/api/videos/folder/', { id: matches.id });
     expect(r.statusCode).toBe(400);
-    expect(r.json().detail).toBe('Folder Matches is not empty (0 videos, 1 folders): move or delete its contents first.');
+    expect(r.json().detail).toBe(
+      'Folder Matches is not empty (0 videos, 1 folders): move or delete its contents first.',
+    );
     const sub = matches.folders[0];
     const ok = await c.del('/api/videos/folder/', { id: sub.id });
     expect(ok.statusCode).toBe(200);
@@ -61,7 +76,15 @@ describe('videos', () => {
     const r = await uploadVideo({ name: 'Final', folder: String(folder) });
     expect(r.statusCode).toBe(201);
     const v = r.json();
-    expect(v).toMatchObject({ name: 'Final', folder, width: 160, height: 120, fps: 10, frames: 20, file_name: 'clip.mp4' });
+    expect(v).toMatchObject({
+      name: 'Final',
+      folder,
+      width: 160,
+      height: 120,
+      fps: 10,
+      frames: 20,
+      file_name: 'clip.mp4',
+    });
     expect(v.duration).toBeCloseTo(2, 1);
     expect(v.size).toBe(smallVideo().length);
     const done = await eventually(async () => {
@@ -71,13 +94,23 @@ describe('videos', () => {
     expect(done.progress).toBe(100);
     expect(done.request_hash).not.toBe('');
     // The <video> element sends no Authorization header, and seeks with Range.
-    const part = await s.app.inject({ method: 'GET', url: done.video_file, headers: { range: 'bytes=0-99' } });
+    const part = await s.app.inject({
+      method: 'GET',
+      url: done.video_file,
+      headers: { range: 'bytes=0-99' },
+    });
     expect(part.statusCode).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 0-99/${smallVideo().length}`);
     expect(part.rawPayload.length).toBe(100);
     expect(Buffer.compare(part.rawPayload, smallVideo().subarray(0, 100))).toBe(0);
     // The editor's hover previews: a sprite sheet of 160 px tiles.
-    expect(done.thumbnails).toMatchObject({ tile_width: 160, tile_height: 120, columns: 10, interval: 1, count: 2 });
+    expect(done.thumbnails).toMatchObject({
+      tile_width: 160,
+      tile_height: 120,
+      columns: 10,
+      interval: 1,
+      count: 2,
+    });
     const sprite = await s.app.inject({ method: 'GET', url: done.thumbnails.url });
     expect(sprite.statusCode).toBe(200);
     expect(sprite.headers['content-type']).toBe('image/jpeg');
@@ -86,7 +119,11 @@ describe('videos', () => {
   });
 
   it('a file ffprobe cannot read ends as ERROR PROCESSING with a reason', async () => {
-    const r = await uploadVideo({ name: 'Not a video' }, Buffer.from('just some text, definitely not a video'), 'notes.mp4');
+    const r = await uploadVideo(
+      { name: 'Not a video' },
+      Buffer.from('just some text, definitely not a video'),
+      'notes.mp4',
+    );
     expect(r.statusCode).toBe(201);
     expect(r.json().status).toBe('ERROR PROCESSING');
     expect(r.json().status_reason).toMatch(/^The file is not a video that can be read/);
@@ -98,9 +135,15 @@ describe('videos', () => {
     const before = await countFiles();
     expect((await uploadVideo({ name: 'x' }, null)).json().detail).toBe('videoFile: is required.');
     expect((await uploadVideo({})).json().detail).toBe('name: is required.');
-    expect((await uploadVideo({ name: 'x', folder: '999999' })).json().detail).toBe('folder: unknown id 999999.');
-    expect((await uploadVideo({ name: 'x', folder: 'abc' })).json().detail).toBe('folder: must be an id (a whole number).');
-    expect((await uploadVideo({ name: 'x', project: '999999' })).json().detail).toBe('project: unknown id 999999.');
+    expect((await uploadVideo({ name: 'x', folder: '999999' })).json().detail).toBe(
+      'folder: unknown id 999999.',
+    );
+    expect((await uploadVideo({ name: 'x', folder: 'abc' })).json().detail).toBe(
+      'folder: must be an id (a whole number).',
+    );
+    expect((await uploadVideo({ name: 'x', project: '999999' })).json().detail).toBe(
+      'project: unknown id 999999.',
+    );
     expect(await countFiles()).toBe(before);
   });
 
@@ -108,13 +151,25 @@ describe('videos', () => {
     const r = await uploadVideo({ name: 'Temp' });
     const v = r.json();
     const proj = (await c.post('/api/videos/project/', { name: 'P1' })).json()[0];
-    const u = await c.put('/api/videos/create/', { id: v.id, name: 'Renamed', folder: null, project: proj.id });
+    const u = await c.put('/api/videos/create/', {
+      id: v.id,
+      name: 'Renamed',
+      folder: null,
+      project: proj.id,
+    });
     expect(u.statusCode).toBe(200);
     const again = (await c.get(`/api/videos/${v.id}/`)).json();
     expect(again).toMatchObject({ name: 'Renamed', folder: null, project: { id: proj.id, name: 'P1' } });
-    expect((await c.put('/api/videos/create/', { id: v.id, name: 'x', folder: 999999 })).statusCode).toBe(404);
-    expect((await c.put('/api/videos/create/', { id: v.id, folder: null })).json().detail).toBe('name: is required.');
-    const [row] = await s.ctx.db.query<{ stored_path: string }>('SELECT stored_path FROM videos WHERE id = $1', [v.id]);
+    expect((await c.put('/api/videos/create/', { id: v.id, name: 'x', folder: 999999 })).statusCode).toBe(
+      404,
+    );
+    expect((await c.put('/api/videos/create/', { id: v.id, folder: null })).json().detail).toBe(
+      'name: is required.',
+    );
+    const [row] = await s.ctx.db.query<{ stored_path: string }>(
+      'SELECT stored_path FROM videos WHERE id = $1',
+      [v.id],
+    );
     const file = s.ctx.storage.resolve(row.stored_path);
     expect(existsSync(file)).toBe(true);
     await eventually(async () => (await c.get(`/api/videos/${v.id}/`)).json().status === 'OK');

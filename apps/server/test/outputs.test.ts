@@ -18,7 +18,11 @@ let tagId: number;
 
 const quad = [10, 10, 60, 10, 60, 40, 10, 40];
 const det = (brand: number, placement: number, begin: number, end: number) => ({
-  video: videoId, brand, placement, time_begin: begin, time_end: end,
+  video: videoId,
+  brand,
+  placement,
+  time_begin: begin,
+  time_end: end,
   coordinates: [{ start_time: begin, end_time: end, points: quad }],
 });
 
@@ -26,25 +30,37 @@ beforeAll(async () => {
   s = await startTestServer();
   a = await s.user('Org A', 'alice');
   b = await s.user('Org B', 'bob');
-  const brand = async (name: string) => (await a.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name }) })).json().id;
+  const brand = async (name: string) =>
+    (await a.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name }) })).json().id;
   nike = await brand('Nike');
   evil = await brand('=HYPERLINK("http://x","y")');
   hidden = await brand('Hidden');
   const pl = (await a.post('/api/videos/placements/', { localized_name: 'Shirt', color: '#ff0000' })).json();
   [overlay, , shirt] = pl.map((p: { id: number }) => p.id);
-  const project = (await a.post('/api/videos/project/', { name: 'League', filtered_brands: [hidden] })).json()[0].id;
+  const project = (
+    await a.post('/api/videos/project/', { name: 'League', filtered_brands: [hidden] })
+  ).json()[0].id;
   videoId = (
     await a.req({
       method: 'POST',
       url: '/api/videos/create/',
-      ...multipart({ name: 'Final: day 1', project: String(project) }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
+      ...multipart({ name: 'Final: day 1', project: String(project) }, [
+        { field: 'videoFile', name: 'v.mp4', data: smallVideo() },
+      ]),
     })
   ).json().id;
   await eventually(async () => (await a.get(`/api/videos/${videoId}/`)).json().status === 'OK');
   await a.post('/api/videos/detections/', {
-    detections: [det(nike, overlay, 0, 1000), det(nike, shirt, 500, 1500), det(evil, overlay, 0, 2000), det(hidden, overlay, 0, 2000)],
+    detections: [
+      det(nike, overlay, 0, 1000),
+      det(nike, shirt, 500, 1500),
+      det(evil, overlay, 0, 2000),
+      det(hidden, overlay, 0, 2000),
+    ],
   });
-  tagId = (await a.post('/api/videos/tags/', { name: 'Kit deal', brand: nike, placements: [shirt] })).json()[0].id;
+  tagId = (
+    await a.post('/api/videos/tags/', { name: 'Kit deal', brand: nike, placements: [shirt] })
+  ).json()[0].id;
 });
 afterAll(() => s.close());
 
@@ -67,7 +83,9 @@ const detectionRows = (wb: ExcelJS.Workbook) => {
 describe('Excel report', () => {
   it('streams the report named after the video, leaving out the project-hidden brand, escaping formulas', async () => {
     const { r, wb } = await report(a, '');
-    expect(r.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(r.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     expect(r.headers['content-disposition']).toContain('attachment; filename="Final_ day 1.xlsx"');
     const names = wb!.worksheets.map((w) => w.name);
     expect(names).toEqual(expect.arrayContaining(['Summary', 'By placement', 'Detections']));
@@ -92,13 +110,20 @@ describe('Excel report', () => {
   });
 
   it('rejects bad parameters and other organizations', async () => {
-    expect((await a.get('/api/videos/excel/')).json().detail).toBe('videoId: is required in the querystring.');
+    expect((await a.get('/api/videos/excel/')).json().detail).toBe(
+      'videoId: is required in the querystring.',
+    );
     expect((await a.get('/api/videos/excel/?videoId=abc')).statusCode).toBe(400);
     expect((await a.get(`/api/videos/excel/?videoId=${videoId}&bFilter=999999`)).statusCode).toBe(404);
     expect((await b.get(`/api/videos/excel/?videoId=${videoId}`)).statusCode).toBe(404);
-    const bTag = (await b.post('/api/videos/tags/', {
-      name: 'B tag', brand: (await b.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'B' }) })).json().id,
-    })).json()[0].id;
+    const bTag = (
+      await b.post('/api/videos/tags/', {
+        name: 'B tag',
+        brand: (
+          await b.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'B' }) })
+        ).json().id,
+      })
+    ).json()[0].id;
     expect((await a.get(`/api/videos/excel/?videoId=${videoId}&tag_ids=${bTag}`)).statusCode).toBe(404);
   });
 });
@@ -123,8 +148,14 @@ describe('verification videos', () => {
     // Not listed for, nor deletable by, another organization; a forged path is refused.
     expect((await b.get('/api/videos/verification/')).json()).toEqual([]);
     expect((await b.del(`/api/videos/verification/${id}`)).statusCode).toBe(404);
-    expect((await s.app.inject({ method: 'GET', url: done.file_path.replace(/sig=[^&]+/, 'sig=forged') })).statusCode).toBe(403);
-    const [row] = await s.ctx.db.query<{ stored_path: string }>('SELECT stored_path FROM verification_videos WHERE id = $1', [id]);
+    expect(
+      (await s.app.inject({ method: 'GET', url: done.file_path.replace(/sig=[^&]+/, 'sig=forged') }))
+        .statusCode,
+    ).toBe(403);
+    const [row] = await s.ctx.db.query<{ stored_path: string }>(
+      'SELECT stored_path FROM verification_videos WHERE id = $1',
+      [id],
+    );
     const abs = s.ctx.storage.resolve(row.stored_path);
     expect(existsSync(abs)).toBe(true);
     await a.del(`/api/videos/verification/${id}`);
@@ -133,18 +164,36 @@ describe('verification videos', () => {
 
   it('refuses a video that is not analysed, and ends as ERROR PROCESSING with a reason when rendering fails', async () => {
     const broken = (
-      await a.req({ method: 'POST', url: '/api/videos/create/', ...multipart({ name: 'Broken' }, [{ field: 'videoFile', name: 'b.mp4', data: Buffer.from('nope') }]) })
+      await a.req({
+        method: 'POST',
+        url: '/api/videos/create/',
+        ...multipart({ name: 'Broken' }, [{ field: 'videoFile', name: 'b.mp4', data: Buffer.from('nope') }]),
+      })
     ).json();
     expect((await a.post('/api/videos/verification/', { name: 'x', video: broken.id })).json().detail).toBe(
       'video: Broken is not analysed yet (status ERROR PROCESSING).',
     );
     const id = (await a.post('/api/videos/verification/', { name: 'Doomed', video: videoId })).json()[0].id;
-    const [{ organization_id: org }] = await s.ctx.db.query<{ organization_id: number }>('SELECT organization_id FROM videos WHERE id = $1', [videoId]);
-    const [{ stored_path }] = await s.ctx.db.query<{ stored_path: string }>('SELECT stored_path FROM videos WHERE id = $1', [videoId]);
-    await eventually(async () => (await a.get('/api/videos/verification/')).json().find((v: { id: number }) => v.id === id).status === 'FINISHED', 60_000);
+    const [{ organization_id: org }] = await s.ctx.db.query<{ organization_id: number }>(
+      'SELECT organization_id FROM videos WHERE id = $1',
+      [videoId],
+    );
+    const [{ stored_path }] = await s.ctx.db.query<{ stored_path: string }>(
+      'SELECT stored_path FROM videos WHERE id = $1',
+      [videoId],
+    );
+    await eventually(
+      async () =>
+        (await a.get('/api/videos/verification/')).json().find((v: { id: number }) => v.id === id).status ===
+        'FINISHED',
+      60_000,
+    );
     rmSync(s.ctx.storage.resolve(stored_path)); // the source is gone: the render must fail
     const job = { organizationId: org, verificationId: id };
-    const err = await renderVerificationJob(s.ctx, job).then(() => null, (e: Error) => e);
+    const err = await renderVerificationJob(s.ctx, job).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(Error);
     await renderVerificationFailed(s.ctx, job, err!);
     const v = (await a.get('/api/videos/verification/')).json().find((x: { id: number }) => x.id === id);

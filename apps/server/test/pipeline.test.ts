@@ -22,17 +22,25 @@ describe('upload to detections, through the real engine', () => {
     const created = await c.req({
       method: 'POST',
       url: '/api/brands/create/',
-      ...multipart({ name: 'Acme' }, [{ field: 'example_logos', name: 'brand.svg', data: await readFile(logo) }]),
+      ...multipart({ name: 'Acme' }, [
+        { field: 'example_logos', name: 'brand.svg', data: await readFile(logo) },
+      ]),
     });
     const other = await c.req({
       method: 'POST',
       url: '/api/brands/create/',
-      ...multipart({ name: 'Other' }, [{ field: 'example_logos', name: 'other.svg', data: await readFile(decoy) }]),
+      ...multipart({ name: 'Other' }, [
+        { field: 'example_logos', name: 'other.svg', data: await readFile(decoy) },
+      ]),
     });
     const brand = created.json();
     const progress = new Set<number>();
     await eventually(async () => {
-      const list = (await c.get('/api/brands/')).json() as { id: number; status: string; activation_progress: number }[];
+      const list = (await c.get('/api/brands/')).json() as {
+        id: number;
+        status: string;
+        activation_progress: number;
+      }[];
       for (const b of list) progress.add(b.activation_progress);
       return list.every((b) => b.status === 'ACTIVE');
     }, 60_000);
@@ -41,7 +49,18 @@ describe('upload to detections, through the real engine', () => {
     const upload = await c.req({
       method: 'POST',
       url: '/api/videos/create/',
-      ...multipart({ name: 'Match' }, [{ field: 'videoFile', name: 'match.mp4', data: await videoWithLogo(logo, { seconds: 3, fps: 10, quad: QUAD, shown: (i) => i >= 5 && i < 25 }) }]),
+      ...multipart({ name: 'Match' }, [
+        {
+          field: 'videoFile',
+          name: 'match.mp4',
+          data: await videoWithLogo(logo, {
+            seconds: 3,
+            fps: 10,
+            quad: QUAD,
+            shown: (i) => i >= 5 && i < 25,
+          }),
+        },
+      ]),
     });
     expect(upload.statusCode).toBe(201);
     const videoId = upload.json().id;
@@ -67,7 +86,9 @@ describe('upload to detections, through the real engine', () => {
     expect(Math.abs(d.time_end - 2500)).toBeLessThanOrEqual(frameMs);
     for (const seg of d.coordinates) expect(maxCornerError(seg.points, QUAD)).toBeLessThanOrEqual(4);
     // The example that found it is credited, for its precision.
-    const [row] = await s.ctx.db.query<{ logo_id: number }>('SELECT logo_id FROM detections WHERE id = $1', [d.id]);
+    const [row] = await s.ctx.db.query<{ logo_id: number }>('SELECT logo_id FROM detections WHERE id = $1', [
+      d.id,
+    ]);
     expect(row.logo_id).toBe(brand.logos[0].id);
 
     // The same request again (a retried job) reuses the result: no duplicates.
@@ -77,7 +98,9 @@ describe('upload to detections, through the real engine', () => {
     );
     await analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId });
     expect((await c.get(`/api/videos/${videoId}/`)).json().request_hash).toBe(video.request_hash);
-    expect((await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)).json()).toHaveLength(1);
+    expect(
+      (await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)).json(),
+    ).toHaveLength(1);
 
     // Review feeds the example's precision.
     await c.put('/api/videos/detections/report/', { detectionIds: [d.id], type: 'truePositive' });

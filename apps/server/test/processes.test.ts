@@ -11,7 +11,11 @@ const dirs: string[] = [];
 let dbName: string | undefined;
 
 function admin(args: string[], env: Record<string, string>) {
-  return spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
 }
 
 afterAll(async () => {
@@ -40,14 +44,29 @@ describe.runIf(TEST_DB === 'pglite')('the start command on the embedded database
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
 
-    const refused = admin(['create-user', '--organization', 'Org', '--username', 'bob', '--password', 'bob-password'], env);
+    const refused = admin(
+      ['create-user', '--organization', 'Org', '--username', 'bob', '--password', 'bob-password'],
+      env,
+    );
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/in use by process \d+/);
 
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     const created = admin(
-      ['create-user', '--organization', 'Org B', '--username', 'bob', '--password', 'bob-password', '--first-name', 'Bob', '--email', 'b@x.io'],
+      [
+        'create-user',
+        '--organization',
+        'Org B',
+        '--username',
+        'bob',
+        '--password',
+        'bob-password',
+        '--first-name',
+        'Bob',
+        '--email',
+        'b@x.io',
+      ],
       env,
     );
     expect(created.stderr).toBe('');

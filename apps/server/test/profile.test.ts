@@ -10,7 +10,12 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const login = (username: string, password: string, ip = '10.0.0.1') =>
-  s.app.inject({ method: 'POST', url: '/api/profile/login/', payload: { username, password }, remoteAddress: ip });
+  s.app.inject({
+    method: 'POST',
+    url: '/api/profile/login/',
+    payload: { username, password },
+    remoteAddress: ip,
+  });
 
 describe('accounts and sessions', () => {
   it('the first start created an organization and the admin user', async () => {
@@ -36,10 +41,18 @@ describe('accounts and sessions', () => {
   it('answers 400 to wrong credentials and to an unknown user, 400 naming the field when one is missing', async () => {
     expect((await login('admin', 'nope')).statusCode).toBe(400);
     expect((await login('ghost', 'nope')).json().detail).toMatch(/credentials/);
-    const r = await s.app.inject({ method: 'POST', url: '/api/profile/login/', payload: { username: 'admin' } });
+    const r = await s.app.inject({
+      method: 'POST',
+      url: '/api/profile/login/',
+      payload: { username: 'admin' },
+    });
     expect(r.statusCode).toBe(400);
     expect(r.json().detail).toBe('password: is required.');
-    const wrongType = await s.app.inject({ method: 'POST', url: '/api/profile/login/', payload: { username: 5, password: 'x' } });
+    const wrongType = await s.app.inject({
+      method: 'POST',
+      url: '/api/profile/login/',
+      payload: { username: 5, password: 'x' },
+    });
     expect(wrongType.statusCode).toBe(400);
     expect(wrongType.json().detail).toMatch(/^username: /);
   });
@@ -57,16 +70,28 @@ describe('accounts and sessions', () => {
     const c = await s.user('Acme', 'ann');
     expect((await s.app.inject({ method: 'GET', url: '/api/profile/' })).statusCode).toBe(401);
     expect(
-      (await s.app.inject({ method: 'GET', url: '/api/profile/', headers: { authorization: 'Token abcdefghijklmnopqrstuvwxyz' } }))
-        .statusCode,
+      (
+        await s.app.inject({
+          method: 'GET',
+          url: '/api/profile/',
+          headers: { authorization: 'Token abcdefghijklmnopqrstuvwxyz' },
+        })
+      ).statusCode,
     ).toBe(401);
     const p = await c.get('/api/profile/');
     expect(p.statusCode).toBe(200);
     expect(p.json().user).toMatchObject({ username: 'ann', first_name: 'ann' });
     expect(p.json().organization.name).toBe('Acme');
-    const u = await c.put('/api/profile/', { user: { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com' } });
+    const u = await c.put('/api/profile/', {
+      user: { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com' },
+    });
     expect(u.statusCode).toBe(200);
-    expect(u.json().user).toMatchObject({ first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com', username: 'ann' });
+    expect(u.json().user).toMatchObject({
+      first_name: 'Ann',
+      last_name: 'Lee',
+      email: 'ann@example.com',
+      username: 'ann',
+    });
     const bad = await c.put('/api/profile/', { user: { first_name: 'Ann', email: 'not-an-email' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail).toMatch(/^user\.email: /);
@@ -78,7 +103,9 @@ describe('accounts and sessions', () => {
     const r = await login('admin', 'admin-password-1');
     const token = r.json().token;
     const auth = { authorization: `Token ${token}` };
-    expect((await s.app.inject({ method: 'POST', url: '/api/profile/logout/', headers: auth })).statusCode).toBe(200);
+    expect(
+      (await s.app.inject({ method: 'POST', url: '/api/profile/logout/', headers: auth })).statusCode,
+    ).toBe(200);
     expect((await s.app.inject({ method: 'GET', url: '/api/profile/', headers: auth })).statusCode).toBe(401);
   });
 
@@ -86,7 +113,9 @@ describe('accounts and sessions', () => {
     const doc = await s.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(doc.statusCode).toBe(200);
     const paths = Object.keys(doc.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/profile/login/', '/api/videos/detections/', '/api/brands/create/']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/profile/login/', '/api/videos/detections/', '/api/brands/create/']),
+    );
     expect((await s.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
   });
 

@@ -38,7 +38,10 @@ describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', 
     let worker = await startServer({ ...env, ROLE: 'worker' });
     const token = (await (await login(api.port, 'admin', 'admin-password-1')).json()).token;
     const call = (url: string, init: RequestInit = {}) =>
-      fetch(`http://127.0.0.1:${api.port}${url}`, { ...init, headers: { authorization: `Token ${token}`, ...(init.headers ?? {}) } });
+      fetch(`http://127.0.0.1:${api.port}${url}`, {
+        ...init,
+        headers: { authorization: `Token ${token}`, ...(init.headers ?? {}) },
+      });
 
     const logo = await logoFile(5);
     const brandForm = new FormData();
@@ -49,7 +52,12 @@ describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', 
 
     // 40 s of video: long enough to kill the worker while it analyses.
     const quad = [400, 30, 590, 30, 590, 125, 400, 125];
-    const video = await videoWithLogo(logo, { seconds: 40, fps: 10, quad, shown: (i) => i >= 100 && i < 300 });
+    const video = await videoWithLogo(logo, {
+      seconds: 40,
+      fps: 10,
+      quad,
+      shown: (i) => i >= 100 && i < 300,
+    });
     const form = new FormData();
     form.set('name', 'Long match');
     form.append('videoFile', new Blob([new Uint8Array(video)]), 'match.mp4');
@@ -71,7 +79,9 @@ describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', 
       return x.status === 'OK' && x;
     }, 180_000);
     expect(done.progress).toBe(100);
-    const dets = await (await call(`/api/videos/detections/?videoId=${v.id}&startTime=0&endTime=40000`)).json();
+    const dets = await (
+      await call(`/api/videos/detections/?videoId=${v.id}&startTime=0&endTime=40000`)
+    ).json();
     expect(dets).toHaveLength(1);
     expect(dets[0].brand).toBe(brand.id);
     expect(Math.abs(dets[0].time_begin - 10_000)).toBeLessThanOrEqual(250);

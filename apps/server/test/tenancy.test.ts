@@ -27,18 +27,26 @@ beforeAll(async () => {
     await a.req({
       method: 'POST',
       url: '/api/brands/create/',
-      ...multipart({ name: 'Secret brand' }, [{ field: 'example_logos', name: 'l.png', data: await pngLogo() }]),
+      ...multipart({ name: 'Secret brand' }, [
+        { field: 'example_logos', name: 'l.png', data: await pngLogo() },
+      ]),
     })
   ).json();
   A.brand = brand.id;
   A.logoUrl = brand.logos[0].icon_url;
-  A.placement = (await a.post('/api/videos/placements/', { localized_name: 'Secret place' })).json().find((p: { manual: boolean }) => p.manual).id;
-  A.folder = (await a.post('/api/videos/folder/', { name: 'Secret folder', parent: null })).json().folders[0].id;
+  A.placement = (await a.post('/api/videos/placements/', { localized_name: 'Secret place' }))
+    .json()
+    .find((p: { manual: boolean }) => p.manual).id;
+  A.folder = (
+    await a.post('/api/videos/folder/', { name: 'Secret folder', parent: null })
+  ).json().folders[0].id;
   const video = (
     await a.req({
       method: 'POST',
       url: '/api/videos/create/',
-      ...multipart({ name: 'Secret video', folder: String(A.folder) }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
+      ...multipart({ name: 'Secret video', folder: String(A.folder) }, [
+        { field: 'videoFile', name: 'v.mp4', data: smallVideo() },
+      ]),
     })
   ).json();
   A.video = video.id;
@@ -46,11 +54,21 @@ beforeAll(async () => {
   A.project = (await a.post('/api/videos/project/', { name: 'Secret project' })).json()[0].id;
   A.tag = (await a.post('/api/videos/tags/', { name: 'Secret tag', brand: A.brand })).json()[0].id;
   await eventually(async () => (await a.get(`/api/videos/${A.video}/`)).json().status === 'OK');
-  A.verification = (await a.post('/api/videos/verification/', { name: 'Secret proof', video: A.video })).json()[0].id;
+  A.verification = (
+    await a.post('/api/videos/verification/', { name: 'Secret proof', video: A.video })
+  ).json()[0].id;
   A.detection = (
     await a.post('/api/videos/detections/', {
-      detections: [{ video: A.video, brand: A.brand, placement: A.placement, time_begin: 0, time_end: 1000,
-        coordinates: [{ start_time: 0, end_time: 1000, points: [0, 0, 10, 0, 10, 10, 0, 10] }] }],
+      detections: [
+        {
+          video: A.video,
+          brand: A.brand,
+          placement: A.placement,
+          time_begin: 0,
+          time_end: 1000,
+          coordinates: [{ start_time: 0, end_time: 1000, points: [0, 0, 10, 0, 10, 10, 0, 10] }],
+        },
+      ],
     })
   ).json()[0].id;
 });
@@ -72,19 +90,46 @@ describe('tenancy', () => {
 
   it("every call naming another organization's id answers 404 and changes nothing", async () => {
     const detectionBody = (over: Record<string, number>) => ({
-      detections: [{ video: A.video, brand: A.brand, placement: A.placement, time_begin: 0, time_end: 10,
-        coordinates: [{ start_time: 0, end_time: 10, points: [0, 0, 1, 0, 1, 1, 0, 1] }], ...over }],
+      detections: [
+        {
+          video: A.video,
+          brand: A.brand,
+          placement: A.placement,
+          time_begin: 0,
+          time_end: 10,
+          coordinates: [{ start_time: 0, end_time: 10, points: [0, 0, 1, 0, 1, 1, 0, 1] }],
+          ...over,
+        },
+      ],
     });
     const bPlacement = (await b.get('/api/videos/placements/')).json()[0].id;
-    const bBrand = (await b.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'B brand' }) })).json().id;
+    const bBrand = (
+      await b.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'B brand' }) })
+    ).json().id;
     const bVideo = (
-      await b.req({ method: 'POST', url: '/api/videos/create/', ...multipart({ name: 'B video' }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]) })
+      await b.req({
+        method: 'POST',
+        url: '/api/videos/create/',
+        ...multipart({ name: 'B video' }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
+      })
     ).json().id;
     const calls: [string, () => Promise<{ statusCode: number }>][] = [
-      ['brand update', () => b.req({ method: 'PUT', url: '/api/brands/create/', ...multipart({ id: String(A.brand), localized_name: 'hacked' }) })],
+      [
+        'brand update',
+        () =>
+          b.req({
+            method: 'PUT',
+            url: '/api/brands/create/',
+            ...multipart({ id: String(A.brand), localized_name: 'hacked' }),
+          }),
+      ],
       ['brand deactivate', () => b.put('/api/brands/deactivate/', { id: A.brand })],
       ['brand delete', () => b.del('/api/brands/deactivate/', { id: A.brand })],
-      ['placement update', () => b.put('/api/videos/placements/', { id: A.placement, localized_name: 'hacked', color: '#000000' })],
+      [
+        'placement update',
+        () =>
+          b.put('/api/videos/placements/', { id: A.placement, localized_name: 'hacked', color: '#000000' }),
+      ],
       ['placement delete', () => b.del(`/api/videos/placements/${A.placement}/`)],
       ['folder create in', () => b.post('/api/videos/folder/', { name: 'x', parent: A.folder })],
       ['folder delete', () => b.del('/api/videos/folder/', { id: A.folder })],
@@ -92,22 +137,68 @@ describe('tenancy', () => {
       ['video update', () => b.put('/api/videos/create/', { id: A.video, name: 'hacked', folder: null })],
       ['video move into', () => b.put('/api/videos/create/', { id: bVideo, name: 'x', folder: A.folder })],
       ['video delete', () => b.del('/api/videos/create/', { id: A.video })],
-      ['upload into folder', () => b.req({ method: 'POST', url: '/api/videos/create/', ...multipart({ name: 'x', folder: String(A.folder) }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]) })],
+      [
+        'upload into folder',
+        () =>
+          b.req({
+            method: 'POST',
+            url: '/api/videos/create/',
+            ...multipart({ name: 'x', folder: String(A.folder) }, [
+              { field: 'videoFile', name: 'v.mp4', data: smallVideo() },
+            ]),
+          }),
+      ],
       ['project update', () => b.put('/api/videos/project/', { id: A.project, name: 'hacked' })],
       ['project delete', () => b.del('/api/videos/project/', { id: A.project })],
-      ['project hides foreign brand', () => b.post('/api/videos/project/', { name: 'x', filtered_brands: [A.brand] })],
+      [
+        'project hides foreign brand',
+        () => b.post('/api/videos/project/', { name: 'x', filtered_brands: [A.brand] }),
+      ],
       ['tag update', () => b.put('/api/videos/tags/', { id: A.tag, name: 'hacked', brand: bBrand })],
       ['tag with foreign brand', () => b.post('/api/videos/tags/', { name: 'x', brand: A.brand })],
       ['verification create', () => b.post('/api/videos/verification/', { name: 'x', video: A.video })],
-      ['verification update', () => b.put('/api/videos/verification/', { id: A.verification, name: 'hacked' })],
+      [
+        'verification update',
+        () => b.put('/api/videos/verification/', { id: A.verification, name: 'hacked' }),
+      ],
       ['verification delete', () => b.del(`/api/videos/verification/${A.verification}`)],
-      ['detection window', () => b.get(`/api/videos/detections/?videoId=${A.video}&startTime=0&endTime=10000`)],
-      ['detection post on foreign video', () => b.post('/api/videos/detections/', detectionBody({ brand: bBrand, placement: bPlacement }))],
-      ['detection post with foreign brand', () => b.post('/api/videos/detections/', detectionBody({ video: bVideo, placement: bPlacement }))],
-      ['detection placement', () => b.put('/api/videos/detections/', { placementId: bPlacement, detectionIds: [A.detection] })],
-      ['detection change all', () => b.put('/api/videos/detections/change/', { brandIds: [], placementIds: [], newPlacementId: bPlacement, videoId: A.video })],
-      ['detection report', () => b.put('/api/videos/detections/report/', { detectionIds: [A.detection], type: 'delete' })],
-      ['detection patch', () => b.patch(`/api/videos/detections/${A.detection}/`, { coordinates: [{ start_time: 0, end_time: 10, points: [0, 0, 1, 0, 1, 1, 0, 1] }] })],
+      [
+        'detection window',
+        () => b.get(`/api/videos/detections/?videoId=${A.video}&startTime=0&endTime=10000`),
+      ],
+      [
+        'detection post on foreign video',
+        () => b.post('/api/videos/detections/', detectionBody({ brand: bBrand, placement: bPlacement })),
+      ],
+      [
+        'detection post with foreign brand',
+        () => b.post('/api/videos/detections/', detectionBody({ video: bVideo, placement: bPlacement })),
+      ],
+      [
+        'detection placement',
+        () => b.put('/api/videos/detections/', { placementId: bPlacement, detectionIds: [A.detection] }),
+      ],
+      [
+        'detection change all',
+        () =>
+          b.put('/api/videos/detections/change/', {
+            brandIds: [],
+            placementIds: [],
+            newPlacementId: bPlacement,
+            videoId: A.video,
+          }),
+      ],
+      [
+        'detection report',
+        () => b.put('/api/videos/detections/report/', { detectionIds: [A.detection], type: 'delete' }),
+      ],
+      [
+        'detection patch',
+        () =>
+          b.patch(`/api/videos/detections/${A.detection}/`, {
+            coordinates: [{ start_time: 0, end_time: 10, points: [0, 0, 1, 0, 1, 1, 0, 1] }],
+          }),
+      ],
     ];
     for (const [name, call] of calls) {
       const r = await call();
@@ -115,15 +206,25 @@ describe('tenancy', () => {
     }
     // Nothing of A changed.
     const brand = (await a.get('/api/brands/')).json().find((x: { id: number }) => x.id === A.brand);
-    expect(brand).toMatchObject({ localized_name: 'Secret brand', status: expect.not.stringMatching('DEACTIVATED') });
-    expect((await a.get(`/api/videos/${A.video}/`)).json()).toMatchObject({ name: 'Secret video', folder: A.folder });
+    expect(brand).toMatchObject({
+      localized_name: 'Secret brand',
+      status: expect.not.stringMatching('DEACTIVATED'),
+    });
+    expect((await a.get(`/api/videos/${A.video}/`)).json()).toMatchObject({
+      name: 'Secret video',
+      folder: A.folder,
+    });
     const dets = (await a.get(`/api/videos/detections/?videoId=${A.video}&startTime=0&endTime=10000`)).json();
     expect(dets).toHaveLength(1);
     expect(dets[0].placement.id).toBe(A.placement);
     expect((await a.get('/api/videos/project/')).json()[0].name).toBe('Secret project');
     expect((await a.get('/api/videos/tags/')).json()[0].name).toBe('Secret tag');
     expect((await a.get('/api/videos/verification/')).json()[0].name).toBe('Secret proof');
-    expect((await a.get('/api/videos/placements/')).json().some((p: { localized_name: string }) => p.localized_name === 'Secret place')).toBe(true);
+    expect(
+      (await a.get('/api/videos/placements/'))
+        .json()
+        .some((p: { localized_name: string }) => p.localized_name === 'Secret place'),
+    ).toBe(true);
   });
 
   it('files are served only through the signed paths handed to their organization', async () => {

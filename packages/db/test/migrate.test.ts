@@ -37,7 +37,10 @@ describe('PostgreSQL', () => {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
     const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-    const [a, b] = await Promise.all([openDatabase({ url, dataDir: '' }), openDatabase({ url, dataDir: '' })]);
+    const [a, b] = await Promise.all([
+      openDatabase({ url, dataDir: '' }),
+      openDatabase({ url, dataDir: '' }),
+    ]);
     const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
     expect([...ra, ...rb].sort()).toEqual([...new Set([...ra, ...rb])].sort());
     expect(ra.length + rb.length).toBeGreaterThan(0);

@@ -18,10 +18,12 @@ declare module 'fastify' {
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || req.routeOptions.config?.public) return;
+    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || req.routeOptions.config?.public)
+      return;
     const header = req.headers.authorization ?? '';
     const m = /^Token\s+([A-Za-z0-9_-]{20,200})$/.exec(header);
-    if (!m) throw unauthorized(header ? 'Invalid token header.' : 'Authentication credentials were not provided.');
+    if (!m)
+      throw unauthorized(header ? 'Invalid token header.' : 'Authentication credentials were not provided.');
     const hash = tokenHash(m[1]);
     const row = await accountsRepository.sessionCaller(ctx.db, hash);
     if (!row) throw unauthorized('Invalid token.');

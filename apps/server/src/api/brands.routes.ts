@@ -46,13 +46,23 @@ export const brandsRoutes = (ctx: AppContext) =>
   routes((app) => {
     app.get(
       API.brands,
-      { schema: { tags: ['brands'], querystring: BrandListQuery, response: { 200: Type.Array(Ref('Brand')), ...errors } } },
+      {
+        schema: {
+          tags: ['brands'],
+          querystring: BrandListQuery,
+          response: { 200: Type.Array(Ref('Brand')), ...errors },
+        },
+      },
       async (req) => {
         const org = orgOf(req);
         if (req.query.refresh === 'true') {
           // Re-runs activation for every active brand whose index is missing or stale.
           for (const b of await repo.list(ctx.db, org)) {
-            if (!b.deactivated && (b.status !== 'ACTIVE' || !b.index_path) && !['QUEUED', 'ACTIVATING'].includes(b.status)) {
+            if (
+              !b.deactivated &&
+              (b.status !== 'ACTIVE' || !b.index_path) &&
+              !['QUEUED', 'ACTIVATING'].includes(b.status)
+            ) {
               const logos = await repo.logos(ctx.db, org, [b.id]);
               if (logos.length > 0) await requestActivation(ctx, org, b.id);
             }
@@ -64,7 +74,13 @@ export const brandsRoutes = (ctx: AppContext) =>
 
     app.post(
       API.brandCreate,
-      { schema: { tags: ['brands'], ...multipartDoc, response: { 201: Ref('Brand'), ...errors, 413: errors[400] } } },
+      {
+        schema: {
+          tags: ['brands'],
+          ...multipartDoc,
+          response: { 201: Ref('Brand'), ...errors, 413: errors[400] },
+        },
+      },
       async (req, reply) => {
         const org = orgOf(req);
         const { fields, logos } = await readBrandForm(req);
@@ -85,7 +101,13 @@ export const brandsRoutes = (ctx: AppContext) =>
 
     app.put(
       API.brandCreate,
-      { schema: { tags: ['brands'], ...multipartDoc, response: { 200: Ref('Brand'), ...errors, 413: errors[400] } } },
+      {
+        schema: {
+          tags: ['brands'],
+          ...multipartDoc,
+          response: { 200: Ref('Brand'), ...errors, 413: errors[400] },
+        },
+      },
       async (req) => {
         const org = orgOf(req);
         const { fields, logos } = await readBrandForm(req);

@@ -33,15 +33,24 @@ export const detectionsRoutes = (ctx: AppContext) =>
 
     app.get(
       API.detections,
-      { schema: { tags: ['detections'], querystring: DetectionWindowQuery, response: { 200: List, ...errors } } },
+      {
+        schema: {
+          tags: ['detections'],
+          querystring: DetectionWindowQuery,
+          response: { 200: List, ...errors },
+        },
+      },
       async (req, reply) => {
         const org = orgOf(req);
         const { videoId, startTime, endTime } = req.query;
         if (startTime > endTime) throw badRequest('startTime: must not be after endTime.');
-        if (endTime - startTime > LIMITS.detectionWindowMaxMs) throw badRequest('endTime: the window is too long.');
+        if (endTime - startTime > LIMITS.detectionWindowMaxMs)
+          throw badRequest('endTime: the window is too long.');
         if ((await missingIds(ctx.db, 'videos', org, [videoId])).length > 0) throw notFound('Video');
         // Already JSON of the Detection schema (built by the database): sent as it is.
-        return reply.type('application/json; charset=utf-8').send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime));
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime));
       },
     );
 
@@ -52,9 +61,27 @@ export const detectionsRoutes = (ctx: AppContext) =>
         const org = orgOf(req);
         const list = req.body.detections;
         list.forEach((d, i) => checkGeometry(`detections.${i}`, d, d.coordinates));
-        await assertRefs(ctx.db, org, 'videos', list.map((d) => d.video), 'video');
-        await assertRefs(ctx.db, org, 'brands', list.map((d) => d.brand), 'brand');
-        await assertRefs(ctx.db, org, 'placements', list.map((d) => d.placement), 'placement');
+        await assertRefs(
+          ctx.db,
+          org,
+          'videos',
+          list.map((d) => d.video),
+          'video',
+        );
+        await assertRefs(
+          ctx.db,
+          org,
+          'brands',
+          list.map((d) => d.brand),
+          'brand',
+        );
+        await assertRefs(
+          ctx.db,
+          org,
+          'placements',
+          list.map((d) => d.placement),
+          'placement',
+        );
         const auto = await placementsRepository.automaticIds(ctx.db, org);
         const automatic = new Set(Object.values(auto));
         const ids = await ctx.db.transaction((tx) =>
@@ -144,7 +171,8 @@ export const detectionsRoutes = (ctx: AppContext) =>
         if (!current) throw notFound('Detection');
         const { coordinates } = req.body;
         const span = {
-          time_begin: req.body.time_begin ?? Math.min(current.time_begin, ...coordinates.map((s) => s.start_time)),
+          time_begin:
+            req.body.time_begin ?? Math.min(current.time_begin, ...coordinates.map((s) => s.start_time)),
           time_end: req.body.time_end ?? Math.max(current.time_end, ...coordinates.map((s) => s.end_time)),
         };
         checkGeometry('body', span, coordinates);
@@ -153,4 +181,3 @@ export const detectionsRoutes = (ctx: AppContext) =>
       },
     );
   });
-

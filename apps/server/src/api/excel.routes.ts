@@ -14,7 +14,8 @@ import { orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, routes } from './route-kit.ts';
 
-const list = (v: number | number[] | undefined): number[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const list = (v: number | number[] | undefined): number[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : [v];
 
 export const excelRoutes = (ctx: AppContext) =>
   routes((app) => {
@@ -24,7 +25,7 @@ export const excelRoutes = (ctx: AppContext) =>
         schema: {
           tags: ['reports'],
           description:
-            'The detection report of a video as .xlsx, streamed. tag_ids adds a sheet per tag; bFilter and pFilter restrict brands and placements (repeat the parameter); the project\'s hidden brands and placements are left out.',
+            "The detection report of a video as .xlsx, streamed. tag_ids adds a sheet per tag; bFilter and pFilter restrict brands and placements (repeat the parameter); the project's hidden brands and placements are left out.",
           querystring: ExcelQuery,
           response: { ...errors },
         },
@@ -63,8 +64,18 @@ export const excelRoutes = (ctx: AppContext) =>
         const out = new PassThrough();
         writeExcelReport(
           {
-            video: { id: video.id, name: video.name, fps: video.fps, frames: video.frames, duration: video.duration, width: video.width, height: video.height },
-            brands: new Map(brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }])),
+            video: {
+              id: video.id,
+              name: video.name,
+              fps: video.fps,
+              frames: video.frames,
+              duration: video.duration,
+              width: video.width,
+              height: video.height,
+            },
+            brands: new Map(
+              brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }]),
+            ),
             placements: new Map(placements.map((p) => [p.id, p])),
             tags,
             withoutPlacement: q.without_placement === true,

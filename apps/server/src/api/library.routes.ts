@@ -77,7 +77,8 @@ export const libraryRoutes = (ctx: AppContext) =>
       {
         schema: {
           tags: ['videos'],
-          description: 'multipart/form-data: name, folder (id, empty for the root), project (optional), videoFile (the file; streamed to disk)',
+          description:
+            'multipart/form-data: name, folder (id, empty for the root), project (optional), videoFile (the file; streamed to disk)',
           response: { 201: Ref('Video'), ...errors, 413: errors[400] },
         },
       },
@@ -142,7 +143,11 @@ export const libraryRoutes = (ctx: AppContext) =>
         if (!(await repo.video(ctx.db, org, id))) throw notFound('Video');
         if (!name.trim()) throw badRequest('name: is required.');
         await checkRefs(org, folder, project);
-        await repo.updateVideo(ctx.db, org, id, { name: name.trim(), folder_id: folder, project_id: project });
+        await repo.updateVideo(ctx.db, org, id, {
+          name: name.trim(),
+          folder_id: folder,
+          project_id: project,
+        });
         return videoTree(ctx, org);
       },
     );
@@ -159,4 +164,3 @@ export const libraryRoutes = (ctx: AppContext) =>
       },
     );
   });
-

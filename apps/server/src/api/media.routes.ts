@@ -8,7 +8,12 @@ import { verificationRepository } from '../repositories/verification.repository.
 import { routes } from './route-kit.ts';
 
 const Params = Type.Object({
-  kind: Type.Union([Type.Literal('videos'), Type.Literal('logos'), Type.Literal('renders'), Type.Literal('thumbnails')]),
+  kind: Type.Union([
+    Type.Literal('videos'),
+    Type.Literal('logos'),
+    Type.Literal('renders'),
+    Type.Literal('thumbnails'),
+  ]),
   id: Type.Integer({ minimum: 1 }),
   file: Type.String({ maxLength: 100 }),
 });

@@ -8,7 +8,11 @@ import { badRequest, HttpError } from '../errors.ts';
  */
 export async function readMultipart(
   req: FastifyRequest,
-  opts: { fileSize: number; files: number; onFile: (part: MultipartFile, fields: Record<string, string>) => Promise<void> },
+  opts: {
+    fileSize: number;
+    files: number;
+    onFile: (part: MultipartFile, fields: Record<string, string>) => Promise<void>;
+  },
 ): Promise<Record<string, string>> {
   if (!req.isMultipart()) throw badRequest('The request must be multipart/form-data.');
   const fields: Record<string, string> = {};
@@ -22,7 +26,8 @@ export async function readMultipart(
     const e = err as Error & { code?: string; statusCode?: number };
     if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 'The file is too large.');
     if (e.code === 'FST_FILES_LIMIT') throw badRequest(`At most ${opts.files} files may be sent at once.`);
-    if (e.code?.startsWith('FST_') || e.statusCode === 400) throw badRequest(`Malformed upload: ${e.message}`);
+    if (e.code?.startsWith('FST_') || e.statusCode === 400)
+      throw badRequest(`Malformed upload: ${e.message}`);
     throw err;
   }
   return fields;

@@ -10,8 +10,10 @@ const List = Type.Array(Ref('Placement'));
 
 export const placementsRoutes = (ctx: AppContext) =>
   routes((app) => {
-    app.get(API.placements, { schema: { tags: ['placements'], response: { 200: List, ...errors } } }, async (req) =>
-      repo.list(ctx.db, orgOf(req)),
+    app.get(
+      API.placements,
+      { schema: { tags: ['placements'], response: { 200: List, ...errors } } },
+      async (req) => repo.list(ctx.db, orgOf(req)),
     );
 
     app.post(
@@ -20,7 +22,12 @@ export const placementsRoutes = (ctx: AppContext) =>
       async (req, reply) => {
         const org = orgOf(req);
         // A new placement without a colour is black (spec, section 5).
-        await repo.insert(ctx.db, org, req.body.localized_name.trim(), (req.body.color ?? '#000000').toLowerCase());
+        await repo.insert(
+          ctx.db,
+          org,
+          req.body.localized_name.trim(),
+          (req.body.color ?? '#000000').toLowerCase(),
+        );
         return reply.code(201).send(await repo.list(ctx.db, org));
       },
     );
@@ -31,7 +38,8 @@ export const placementsRoutes = (ctx: AppContext) =>
       async (req) => {
         const org = orgOf(req);
         const { id, localized_name, color } = req.body;
-        if (!(await repo.update(ctx.db, org, id, localized_name.trim(), color.toLowerCase()))) throw notFound('Placement');
+        if (!(await repo.update(ctx.db, org, id, localized_name.trim(), color.toLowerCase())))
+          throw notFound('Placement');
         return repo.list(ctx.db, org);
       },
     );

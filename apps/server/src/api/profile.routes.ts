@@ -41,7 +41,12 @@ export const profileRoutes = (ctx: AppContext) =>
         }
         limiter.succeeded(req.ip, username);
         const token = newToken();
-        await repo.insertSession(ctx.db, tokenHash(token), user.id, new Date(Date.now() + SESSION_DAYS * 86_400_000));
+        await repo.insertSession(
+          ctx.db,
+          tokenHash(token),
+          user.id,
+          new Date(Date.now() + SESSION_DAYS * 86_400_000),
+        );
         return { token, ...(await profileOf(ctx.db, user.id)) };
       },
     );
@@ -55,13 +60,17 @@ export const profileRoutes = (ctx: AppContext) =>
       },
     );
 
-    app.get(API.profile, { schema: { tags: ['profile'], response: { 200: Ref('Profile'), ...errors } } }, async (req) =>
-      profileOf(ctx.db, callerOf(req).userId),
+    app.get(
+      API.profile,
+      { schema: { tags: ['profile'], response: { 200: Ref('Profile'), ...errors } } },
+      async (req) => profileOf(ctx.db, callerOf(req).userId),
     );
 
     app.put(
       API.profile,
-      { schema: { tags: ['profile'], body: ProfileUpdateBody, response: { 200: Ref('Profile'), ...errors } } },
+      {
+        schema: { tags: ['profile'], body: ProfileUpdateBody, response: { 200: Ref('Profile'), ...errors } },
+      },
       async (req) => {
         const { userId } = callerOf(req);
         await repo.updateProfile(ctx.db, userId, req.body.user);
@@ -69,4 +78,3 @@ export const profileRoutes = (ctx: AppContext) =>
       },
     );
   });
-

@@ -24,8 +24,10 @@ export const projectsRoutes = (ctx: AppContext) =>
       return repo.list(ctx.db, org);
     }
 
-    app.get(API.projects, { schema: { tags: ['projects'], response: { 200: List, ...errors } } }, async (req) =>
-      repo.list(ctx.db, orgOf(req)),
+    app.get(
+      API.projects,
+      { schema: { tags: ['projects'], response: { 200: List, ...errors } } },
+      async (req) => repo.list(ctx.db, orgOf(req)),
     );
     app.post(
       API.projects,

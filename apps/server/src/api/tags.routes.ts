@@ -11,7 +11,11 @@ const List = Type.Array(Ref('Tag'));
 
 export const tagsRoutes = (ctx: AppContext) =>
   routes((app) => {
-    async function save(org: number, body: typeof TagUpdateBody.static | typeof TagCreateBody.static, id?: number) {
+    async function save(
+      org: number,
+      body: typeof TagUpdateBody.static | typeof TagCreateBody.static,
+      id?: number,
+    ) {
       const name = body.name.trim();
       if (!name) throw badRequest('name: is required.');
       const placements = [...new Set(body.placements ?? [])];
@@ -20,7 +24,14 @@ export const tagsRoutes = (ctx: AppContext) =>
       await assertRefs(ctx.db, org, 'projects', [body.project], 'project');
       const archived = 'archived' in body ? body.archived : undefined;
       const ok = await ctx.db.transaction((tx) =>
-        repo.save(tx, org, { id, name, brand: body.brand, placements, project: body.project ?? null, archived }),
+        repo.save(tx, org, {
+          id,
+          name,
+          brand: body.brand,
+          placements,
+          project: body.project ?? null,
+          archived,
+        }),
       );
       if (!ok) throw notFound('Tag');
       return repo.list(ctx.db, org);

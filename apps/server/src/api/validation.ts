@@ -34,7 +34,10 @@ export function createValidators(sharedSchemas: AnySchema[]) {
 }
 
 /** One readable sentence naming the field, e.g. "name: must NOT have fewer than 1 characters". */
-export function formatValidationError(errors: (FastifySchemaValidationError | ErrorObject)[], context?: string): string {
+export function formatValidationError(
+  errors: (FastifySchemaValidationError | ErrorObject)[],
+  context?: string,
+): string {
   const e = errors[0];
   if (!e) return 'Invalid request.';
   const params = e.params as Record<string, unknown>;

@@ -12,7 +12,10 @@ import {
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { libraryRepository } from '../repositories/library.repository.ts';
-import { verificationRepository as repo, type VerificationRow } from '../repositories/verification.repository.ts';
+import {
+  verificationRepository as repo,
+  type VerificationRow,
+} from '../repositories/verification.repository.ts';
 import { orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, Ref, routes } from './route-kit.ts';
@@ -38,13 +41,17 @@ export const verificationRoutes = (ctx: AppContext) =>
   routes((app) => {
     const list = async (org: number) => (await repo.list(ctx.db, org)).map((v) => toVerification(ctx, v));
 
-    app.get(API.verification, { schema: { tags: ['verification'], response: { 200: List, ...errors } } }, async (req) =>
-      list(orgOf(req)),
+    app.get(
+      API.verification,
+      { schema: { tags: ['verification'], response: { 200: List, ...errors } } },
+      async (req) => list(orgOf(req)),
     );
 
     app.post(
       API.verification,
-      { schema: { tags: ['verification'], body: VerificationCreateBody, response: { 201: List, ...errors } } },
+      {
+        schema: { tags: ['verification'], body: VerificationCreateBody, response: { 201: List, ...errors } },
+      },
       async (req, reply) => {
         const org = orgOf(req);
         const name = req.body.name.trim();
@@ -62,7 +69,9 @@ export const verificationRoutes = (ctx: AppContext) =>
 
     app.put(
       API.verification,
-      { schema: { tags: ['verification'], body: VerificationUpdateBody, response: { 200: List, ...errors } } },
+      {
+        schema: { tags: ['verification'], body: VerificationUpdateBody, response: { 200: List, ...errors } },
+      },
       async (req) => {
         const org = orgOf(req);
         const v = await repo.get(ctx.db, org, req.body.id);

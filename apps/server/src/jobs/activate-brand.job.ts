@@ -19,13 +19,19 @@ export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): 
     return;
   }
   await repo.setStatus(ctx.db, org, brand.id, { status: 'ACTIVATING', activation_progress: 0 });
-  const progress = throttledProgress((p) => repo.setStatus(ctx.db, org, brand.id, { status: 'ACTIVATING', activation_progress: p }));
+  const progress = throttledProgress((p) =>
+    repo.setStatus(ctx.db, org, brand.id, { status: 'ACTIVATING', activation_progress: p }),
+  );
   let index;
   try {
     index = await runEngineTask(
       {
         kind: 'index',
-        brand: { id: brand.id, name: brand.name, examples: logos.map((l) => ({ id: l.id, file: ctx.storage.resolve(l.stored_path) })) },
+        brand: {
+          id: brand.id,
+          name: brand.name,
+          examples: logos.map((l) => ({ id: l.id, file: ctx.storage.resolve(l.stored_path) })),
+        },
       },
       progress,
     );

@@ -15,7 +15,11 @@ async function ensureThumbnails(ctx: AppContext, video: VideoRow): Promise<void>
   if (video.thumbnails) return;
   const rel = ctx.storage.newPath(video.organization_id, 'thumbnails', '.jpg');
   try {
-    const sprite = await renderThumbnailSprite(ctx.storage.resolve(video.stored_path), ctx.storage.resolve(rel), video);
+    const sprite = await renderThumbnailSprite(
+      ctx.storage.resolve(video.stored_path),
+      ctx.storage.resolve(rel),
+      video,
+    );
     await repo.setThumbnails(ctx.db, video.id, { path: rel, ...sprite });
   } catch (err) {
     await ctx.storage.remove(rel);
@@ -31,7 +35,10 @@ export function requestHash(video: VideoRow, brands: { id: number; index_version
 }
 
 /** Time overlap of two spans as a share of the shorter one. */
-const overlapShare = (a: { time_begin: number; time_end: number }, b: { time_begin: number; time_end: number }) => {
+const overlapShare = (
+  a: { time_begin: number; time_end: number },
+  b: { time_begin: number; time_end: number },
+) => {
   const inter = Math.min(a.time_end, b.time_end) - Math.max(a.time_begin, b.time_begin);
   const shorter = Math.max(1, Math.min(a.time_end - a.time_begin, b.time_end - b.time_begin));
   return inter / shorter;
@@ -57,7 +64,11 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   await ensureThumbnails(ctx, video);
   const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p)));
   const analysis = await runEngineTask(
-    { kind: 'analyze', file: ctx.storage.resolve(video.stored_path), indexFiles: brands.map((b) => ctx.storage.resolve(b.index_path!)) },
+    {
+      kind: 'analyze',
+      file: ctx.storage.resolve(video.stored_path),
+      indexFiles: brands.map((b) => ctx.storage.resolve(b.index_path!)),
+    },
     progress,
   );
   const auto = await placementsRepository.automaticIds(ctx.db, org);
@@ -90,7 +101,12 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
       };
     });
     await detectionsRepository.insertMany(tx, org, rows);
-    await repo.setStatus(tx, video.id, { status: VIDEO_STATUS.OK, progress: 100, status_reason: '', request_hash: hash });
+    await repo.setStatus(tx, video.id, {
+      status: VIDEO_STATUS.OK,
+      progress: 100,
+      status_reason: '',
+      request_hash: hash,
+    });
   });
 }
 

@@ -16,7 +16,10 @@ type Result<T extends EngineTask> = T extends { kind: 'index' }
   : MediaAnalysis;
 
 /** Runs an engine task on its own thread; progress (0..1) is reported as it comes. */
-export function runEngineTask<T extends EngineTask>(task: T, onProgress: (fraction: number) => void): Promise<Result<T>> {
+export function runEngineTask<T extends EngineTask>(
+  task: T,
+  onProgress: (fraction: number) => void,
+): Promise<Result<T>> {
   return new Promise((resolve, reject) => {
     // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
     const worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), { workerData: task });
@@ -30,7 +33,8 @@ export function runEngineTask<T extends EngineTask>(task: T, onProgress: (fracti
     worker.on('message', (m: EngineMessage) => {
       if (m.type === 'progress') onProgress(m.fraction);
       else if (m.type === 'error') finish(() => reject(new Error(m.message)));
-      else if (m.type === 'index') finish(() => resolve({ data: Buffer.from(m.data), version: m.version } as Result<T>));
+      else if (m.type === 'index')
+        finish(() => resolve({ data: Buffer.from(m.data), version: m.version } as Result<T>));
       else finish(() => resolve(m.analysis as Result<T>));
     });
     worker.on('error', (err) => finish(() => reject(err)));

@@ -4,7 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyzeVideo, buildBrandIndex, deserializeBrandIndex, serializeBrandIndex } from '@logo-review/engine';
+import {
+  analyzeVideo,
+  buildBrandIndex,
+  deserializeBrandIndex,
+  serializeBrandIndex,
+} from '@logo-review/engine';
 import type { EngineTask, EngineMessage } from './engine-client.ts';
 
 const task = workerData as EngineTask;
@@ -12,12 +17,16 @@ const post = (m: EngineMessage, transfer: ArrayBuffer[] = []) => parentPort!.pos
 
 async function run(): Promise<void> {
   if (task.kind === 'index') {
-    const index = await buildBrandIndex(task.brand, { onProgress: (done, total) => post({ type: 'progress', fraction: total ? done / total : 1 }) });
+    const index = await buildBrandIndex(task.brand, {
+      onProgress: (done, total) => post({ type: 'progress', fraction: total ? done / total : 1 }),
+    });
     const buf = serializeBrandIndex(index);
     const copy = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
     post({ type: 'index', data: copy, version: index.version }, [copy]);
   } else {
-    const brands = await Promise.all(task.indexFiles.map(async (f) => deserializeBrandIndex(await readFile(f))));
+    const brands = await Promise.all(
+      task.indexFiles.map(async (f) => deserializeBrandIndex(await readFile(f))),
+    );
     const analysis = await analyzeVideo(task.file, brands, {
       onProgress: (fraction) => post({ type: 'progress', fraction }),
     });

@@ -27,8 +27,19 @@ export class JobQueue {
     // Expired jobs (their worker died) are found by pg-boss's maintenance: run it often enough.
     const maintenanceIntervalSeconds = Math.max(1, Math.min(120, Math.floor(opts.expireSeconds / 2)));
     this.boss = adapter
-      ? new PgBoss({ db: adapter, schema: 'pgboss', supervise: true, migrate: true, maintenanceIntervalSeconds })
-      : new PgBoss({ connectionString: opts.databaseUrl, schema: 'pgboss', max: 4, maintenanceIntervalSeconds });
+      ? new PgBoss({
+          db: adapter,
+          schema: 'pgboss',
+          supervise: true,
+          migrate: true,
+          maintenanceIntervalSeconds,
+        })
+      : new PgBoss({
+          connectionString: opts.databaseUrl,
+          schema: 'pgboss',
+          max: 4,
+          maintenanceIntervalSeconds,
+        });
     this.boss.on('error', (err) => console.error('job queue error:', err.message));
   }
 
@@ -46,7 +57,11 @@ export class JobQueue {
     }
   }
 
-  async send<N extends JobName>(name: N, data: JobPayloads[N], singletonKey?: string): Promise<string | null> {
+  async send<N extends JobName>(
+    name: N,
+    data: JobPayloads[N],
+    singletonKey?: string,
+  ): Promise<string | null> {
     return this.boss.send(name, data as object, singletonKey ? { singletonKey } : {});
   }
 

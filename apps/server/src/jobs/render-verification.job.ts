@@ -19,12 +19,25 @@ export async function renderVerificationJob(ctx: AppContext, job: RenderVerifica
   if (!ver) return; // deleted meanwhile
   const video = await libraryRepository.video(ctx.db, org, ver.video_id);
   if (!video) return;
-  await repo.setState(ctx.db, ver.id, { status: VERIFICATION_STATUS.PROCESSING, progress: 0, status_reason: '' });
-  const [brands, placements] = await Promise.all([brandsRepository.list(ctx.db, org), placementsRepository.list(ctx.db, org)]);
+  await repo.setState(ctx.db, ver.id, {
+    status: VERIFICATION_STATUS.PROCESSING,
+    progress: 0,
+    status_reason: '',
+  });
+  const [brands, placements] = await Promise.all([
+    brandsRepository.list(ctx.db, org),
+    placementsRepository.list(ctx.db, org),
+  ]);
   const brandName = new Map(brands.map((b) => [b.id, b.localized_name || b.name]));
   const color = new Map(placements.map((p) => [p.id, p.color]));
   const detections: RenderDetection[] = [];
-  const all = streamDetections(ctx.db, org, { videoId: video.id, brandIds: [], placementIds: [], hiddenBrandIds: [], hiddenPlacementIds: [] });
+  const all = streamDetections(ctx.db, org, {
+    videoId: video.id,
+    brandIds: [],
+    placementIds: [],
+    hiddenBrandIds: [],
+    hiddenPlacementIds: [],
+  });
   for await (const d of all) {
     detections.push({
       brandName: brandName.get(d.brand_id) ?? `Brand ${d.brand_id}`,
@@ -55,11 +68,19 @@ export async function renderVerificationJob(ctx: AppContext, job: RenderVerifica
     await ctx.storage.remove(rel); // deleted while rendering
     return;
   }
-  await repo.setState(ctx.db, ver.id, { status: VERIFICATION_STATUS.FINISHED, progress: 100, stored_path: rel });
+  await repo.setState(ctx.db, ver.id, {
+    status: VERIFICATION_STATUS.FINISHED,
+    progress: 100,
+    stored_path: rel,
+  });
   await ctx.storage.remove(still.stored_path);
 }
 
-export async function renderVerificationFailed(ctx: AppContext, job: RenderVerificationJob, err: Error): Promise<void> {
+export async function renderVerificationFailed(
+  ctx: AppContext,
+  job: RenderVerificationJob,
+  err: Error,
+): Promise<void> {
   await repo.setState(ctx.db, job.verificationId, {
     status: VERIFICATION_STATUS.ERROR,
     status_reason: err.message,

@@ -9,8 +9,12 @@ export async function probeUpload(file: string): Promise<VideoInfo> {
     return await engineProbe(file);
   } catch (err) {
     const msg = (err as Error).message;
-    const reason = (/\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? msg).replaceAll(`${file}: `, '').replaceAll(file, '').trim();
-    if (msg.startsWith('not a readable video')) throw new Error(`The file is not a video that can be read (${reason}).`);
+    const reason = (/\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? msg)
+      .replaceAll(`${file}: `, '')
+      .replaceAll(file, '')
+      .trim();
+    if (msg.startsWith('not a readable video'))
+      throw new Error(`The file is not a video that can be read (${reason}).`);
     throw new Error(`The file is not a video (${reason}).`);
   }
 }

@@ -20,7 +20,11 @@ export interface CheckedImage {
 }
 
 function looksLikeSvg(buf: Buffer): boolean {
-  const head = buf.subarray(0, 2048).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const head = buf
+    .subarray(0, 2048)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return /^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head);
 }
 
@@ -44,7 +48,13 @@ export async function checkImage(buf: Buffer, fileName: string): Promise<Checked
   try {
     const meta = await sharp(buf, { limitInputPixels: 100_000_000 }).metadata();
     if (!meta.width || !meta.height) throw new Error('no size');
-    return { mime, ext, width: meta.width, height: meta.height, sha256: createHash('sha256').update(buf).digest('hex') };
+    return {
+      mime,
+      ext,
+      width: meta.width,
+      height: meta.height,
+      sha256: createHash('sha256').update(buf).digest('hex'),
+    };
   } catch {
     throw new Error(`${fileName}: the image cannot be decoded.`);
   }
@@ -53,6 +63,11 @@ export async function checkImage(buf: Buffer, fileName: string): Promise<Checked
 /** A file name that is safe to show and to put in a URL path segment or a header. */
 export function displayFileName(name: string, fallback = 'file'): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').replace(/^\.+/, '').trim().slice(0, 200);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
+    .replace(/^\.+/, '')
+    .trim()
+    .slice(0, 200);
   return clean || fallback;
 }

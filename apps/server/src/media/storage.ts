@@ -28,7 +28,8 @@ export class Storage {
   /** Absolute path of a stored relative path; throws when it would leave the root. */
   resolve(rel: string): string {
     const abs = path.resolve(this.root, rel);
-    if (abs !== this.root && !abs.startsWith(this.root + path.sep)) throw new Error(`Path escapes storage: ${rel}`);
+    if (abs !== this.root && !abs.startsWith(this.root + path.sep))
+      throw new Error(`Path escapes storage: ${rel}`);
     return abs;
   }
 

@@ -30,9 +30,20 @@ export async function renderThumbnailSprite(
   const tileHeight = Math.max(2, 2 * Math.round((TILE_WIDTH * video.height) / video.width / 2));
   await run(
     'ffmpeg',
-    ['-v', 'error', '-y', '-i', input, '-vf',
+    [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      input,
+      '-vf',
       `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight},tile=${COLUMNS}x${rows}`,
-      '-frames:v', '1', '-q:v', '5', output],
+      '-frames:v',
+      '1',
+      '-q:v',
+      '5',
+      output,
+    ],
     { timeout: 30 * 60_000 },
   );
   return { interval, columns: COLUMNS, count, tile_width: TILE_WIDTH, tile_height: tileHeight };

@@ -21,10 +21,14 @@ export const accountsRepository = {
     return r.n;
   },
   async organizationByName(db: Queryable, name: string): Promise<OrganizationRow | undefined> {
-    return (await db.query<OrganizationRow>('SELECT id, name, api_key FROM organizations WHERE name = $1', [name]))[0];
+    return (
+      await db.query<OrganizationRow>('SELECT id, name, api_key FROM organizations WHERE name = $1', [name])
+    )[0];
   },
   async organizationById(db: Queryable, id: number): Promise<OrganizationRow | undefined> {
-    return (await db.query<OrganizationRow>('SELECT id, name, api_key FROM organizations WHERE id = $1', [id]))[0];
+    return (
+      await db.query<OrganizationRow>('SELECT id, name, api_key FROM organizations WHERE id = $1', [id])
+    )[0];
   },
   async allOrganizationIds(db: Queryable): Promise<number[]> {
     return (await db.query<{ id: number }>('SELECT id FROM organizations ORDER BY id')).map((r) => r.id);
@@ -42,10 +46,7 @@ export const accountsRepository = {
   async userById(db: Queryable, id: number): Promise<UserRow | undefined> {
     return (await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]))[0];
   },
-  async insertUser(
-    db: Queryable,
-    u: Omit<UserRow, 'id'>,
-  ): Promise<UserRow> {
+  async insertUser(db: Queryable, u: Omit<UserRow, 'id'>): Promise<UserRow> {
     const [r] = await db.query<UserRow>(
       `INSERT INTO users(organization_id, username, password_hash, first_name, last_name, email)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
@@ -54,10 +55,17 @@ export const accountsRepository = {
     return r;
   },
   async setPassword(db: Queryable, username: string, hash: string): Promise<boolean> {
-    const r = await db.query('UPDATE users SET password_hash = $2 WHERE username = $1 RETURNING id', [username, hash]);
+    const r = await db.query('UPDATE users SET password_hash = $2 WHERE username = $1 RETURNING id', [
+      username,
+      hash,
+    ]);
     return r.length > 0;
   },
-  async updateProfile(db: Queryable, userId: number, p: { first_name?: string; last_name?: string; email: string }) {
+  async updateProfile(
+    db: Queryable,
+    userId: number,
+    p: { first_name?: string; last_name?: string; email: string },
+  ) {
     await db.query(
       `UPDATE users SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), email = $4
        WHERE id = $1`,
@@ -87,11 +95,15 @@ export const accountsRepository = {
     await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
   },
   async setting(db: Queryable, name: string): Promise<string | undefined> {
-    return (await db.query<{ value: string }>('SELECT value FROM server_settings WHERE name = $1', [name]))[0]?.value;
+    return (await db.query<{ value: string }>('SELECT value FROM server_settings WHERE name = $1', [name]))[0]
+      ?.value;
   },
   /** Inserts unless present (another server may race us), then returns the stored value. */
   async ensureSetting(db: Queryable, name: string, value: string): Promise<string> {
-    await db.query('INSERT INTO server_settings(name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
+    await db.query('INSERT INTO server_settings(name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      name,
+      value,
+    ]);
     return (await this.setting(db, name)) as string;
   },
 };

@@ -29,10 +29,14 @@ export interface LogoRow {
 
 export const brandsRepository = {
   async list(db: Queryable, org: number): Promise<BrandRow[]> {
-    return db.query<BrandRow>('SELECT * FROM brands WHERE organization_id = $1 ORDER BY lower(name), id', [org]);
+    return db.query<BrandRow>('SELECT * FROM brands WHERE organization_id = $1 ORDER BY lower(name), id', [
+      org,
+    ]);
   },
   async get(db: Queryable, org: number, id: number): Promise<BrandRow | undefined> {
-    return (await db.query<BrandRow>('SELECT * FROM brands WHERE organization_id = $1 AND id = $2', [org, id]))[0];
+    return (
+      await db.query<BrandRow>('SELECT * FROM brands WHERE organization_id = $1 AND id = $2', [org, id])
+    )[0];
   },
   /** Logos of the given brands with their reviewed-detection counts (for precision). */
   async logos(db: Queryable, org: number, brandIds: number[]): Promise<LogoRow[]> {
@@ -53,18 +57,25 @@ export const brandsRepository = {
     );
   },
   async logo(db: Queryable, id: number): Promise<LogoRow | undefined> {
-    return (
-      await db.query<LogoRow>('SELECT *, 0 AS tp, 0 AS fp FROM brand_logos WHERE id = $1', [id])
-    )[0];
+    return (await db.query<LogoRow>('SELECT *, 0 AS tp, 0 AS fp FROM brand_logos WHERE id = $1', [id]))[0];
   },
-  async insert(db: Queryable, org: number, b: { name: string; localized_name: string; url: string }): Promise<BrandRow> {
+  async insert(
+    db: Queryable,
+    org: number,
+    b: { name: string; localized_name: string; url: string },
+  ): Promise<BrandRow> {
     const [r] = await db.query<BrandRow>(
       `INSERT INTO brands(organization_id, name, localized_name, url) VALUES ($1, $2, $3, $4) RETURNING *`,
       [org, b.name, b.localized_name, b.url],
     );
     return r;
   },
-  async update(db: Queryable, org: number, id: number, b: { localized_name?: string; url?: string }): Promise<void> {
+  async update(
+    db: Queryable,
+    org: number,
+    id: number,
+    b: { localized_name?: string; url?: string },
+  ): Promise<void> {
     await db.query(
       `UPDATE brands SET localized_name = COALESCE($3, localized_name), url = COALESCE($4, url), updated_at = now()
        WHERE organization_id = $1 AND id = $2`,
@@ -75,7 +86,14 @@ export const brandsRepository = {
     db: Queryable,
     org: number,
     brandId: number,
-    l: { file_name: string; stored_path: string; mime: string; sha256: string; width: number; height: number },
+    l: {
+      file_name: string;
+      stored_path: string;
+      mime: string;
+      sha256: string;
+      width: number;
+      height: number;
+    },
   ): Promise<void> {
     await db.query(
       `INSERT INTO brand_logos(organization_id, brand_id, file_name, stored_path, mime, sha256, width, height)
@@ -96,7 +114,13 @@ export const brandsRepository = {
       [org, id, s.status, s.activation_progress ?? null, s.status_reason ?? null],
     );
   },
-  async setIndex(db: Queryable, org: number, id: number, indexPath: string | null, version: number): Promise<void> {
+  async setIndex(
+    db: Queryable,
+    org: number,
+    id: number,
+    indexPath: string | null,
+    version: number,
+  ): Promise<void> {
     await db.query(
       `UPDATE brands SET index_path = $3, index_version = $4, status = 'ACTIVE', activation_progress = 100,
               status_reason = '', updated_at = now()
@@ -122,5 +146,4 @@ export const brandsRepository = {
   async delete(db: Queryable, org: number, id: number): Promise<void> {
     await db.query('DELETE FROM brands WHERE organization_id = $1 AND id = $2', [org, id]);
   },
-
 };

@@ -1,6 +1,15 @@
 import type { Queryable } from '@logo-review/db';
 
-const SCOPED_TABLES = ['brands', 'placements', 'projects', 'folders', 'videos', 'tags', 'detections', 'verification_videos'] as const;
+const SCOPED_TABLES = [
+  'brands',
+  'placements',
+  'projects',
+  'folders',
+  'videos',
+  'tags',
+  'detections',
+  'verification_videos',
+] as const;
 
 /** Ids among `ids` that are not rows of this organization in `table` (so a foreign id is "missing"). */
 export async function missingIds(

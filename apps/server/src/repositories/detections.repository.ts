@@ -77,7 +77,11 @@ export const detectionsRepository = {
     );
     return rows.map(toDetection);
   },
-  async spans(db: Queryable, org: number, id: number): Promise<{ time_begin: number; time_end: number } | undefined> {
+  async spans(
+    db: Queryable,
+    org: number,
+    id: number,
+  ): Promise<{ time_begin: number; time_end: number } | undefined> {
     return (
       await db.query<{ time_begin: number; time_end: number }>(
         'SELECT time_begin, time_end FROM detections WHERE organization_id = $1 AND id = $2',
@@ -133,10 +137,10 @@ export const detectionsRepository = {
     return r.length;
   },
   async delete(db: Queryable, org: number, ids: number[]): Promise<number> {
-    const r = await db.query('DELETE FROM detections WHERE organization_id = $1 AND id = ANY($2::bigint[]) RETURNING id', [
-      org,
-      ids,
-    ]);
+    const r = await db.query(
+      'DELETE FROM detections WHERE organization_id = $1 AND id = ANY($2::bigint[]) RETURNING id',
+      [org, ids],
+    );
     return r.length;
   },
   async setGeometry(
@@ -153,7 +157,10 @@ export const detectionsRepository = {
   },
   /** Engine results replace the earlier engine results of the video; reviewed and manual ones stay. */
   async deleteEngineUnreviewed(db: Queryable, videoId: number): Promise<void> {
-    await db.query("DELETE FROM detections WHERE video_id = $1 AND source = 'engine' AND review = 'UNREVIEWED'", [videoId]);
+    await db.query(
+      "DELETE FROM detections WHERE video_id = $1 AND source = 'engine' AND review = 'UNREVIEWED'",
+      [videoId],
+    );
   },
 };
 
@@ -177,7 +184,13 @@ export interface ReportRow {
 export async function* streamDetections(
   db: Queryable,
   org: number,
-  f: { videoId: number; brandIds: number[]; placementIds: number[]; hiddenBrandIds: number[]; hiddenPlacementIds: number[] },
+  f: {
+    videoId: number;
+    brandIds: number[];
+    placementIds: number[];
+    hiddenBrandIds: number[];
+    hiddenPlacementIds: number[];
+  },
   pageSize = 2000,
 ): AsyncGenerator<ReportRow> {
   let last = 0;

@@ -25,7 +25,14 @@ export interface VideoRow {
   file_name: string;
   stored_path: string;
   size: number;
-  thumbnails: { path: string; interval: number; columns: number; count: number; tile_width: number; tile_height: number } | null;
+  thumbnails: {
+    path: string;
+    interval: number;
+    columns: number;
+    count: number;
+    tile_width: number;
+    tile_height: number;
+  } | null;
   created_at: Date;
 }
 
@@ -33,11 +40,17 @@ const VIDEO_SELECT = `SELECT v.*, p.name AS project_name FROM videos v LEFT JOIN
 
 export const libraryRepository = {
   async folders(db: Queryable, org: number): Promise<FolderRow[]> {
-    return db.query<FolderRow>('SELECT id, name, parent_id FROM folders WHERE organization_id = $1 ORDER BY lower(name), id', [org]);
+    return db.query<FolderRow>(
+      'SELECT id, name, parent_id FROM folders WHERE organization_id = $1 ORDER BY lower(name), id',
+      [org],
+    );
   },
   async folder(db: Queryable, org: number, id: number): Promise<FolderRow | undefined> {
     return (
-      await db.query<FolderRow>('SELECT id, name, parent_id FROM folders WHERE organization_id = $1 AND id = $2', [org, id])
+      await db.query<FolderRow>(
+        'SELECT id, name, parent_id FROM folders WHERE organization_id = $1 AND id = $2',
+        [org, id],
+      )
     )[0];
   },
   async folderNameTaken(db: Queryable, org: number, parent: number | null, name: string): Promise<boolean> {
@@ -48,7 +61,11 @@ export const libraryRepository = {
     return r.length > 0;
   },
   async insertFolder(db: Queryable, org: number, name: string, parent: number | null): Promise<void> {
-    await db.query('INSERT INTO folders(organization_id, name, parent_id) VALUES ($1, $2, $3)', [org, name, parent]);
+    await db.query('INSERT INTO folders(organization_id, name, parent_id) VALUES ($1, $2, $3)', [
+      org,
+      name,
+      parent,
+    ]);
   },
   async folderContents(db: Queryable, org: number, id: number): Promise<{ folders: number; videos: number }> {
     const [r] = await db.query<{ folders: number; videos: number }>(
@@ -62,10 +79,14 @@ export const libraryRepository = {
     await db.query('DELETE FROM folders WHERE organization_id = $1 AND id = $2', [org, id]);
   },
   async videos(db: Queryable, org: number): Promise<VideoRow[]> {
-    return db.query<VideoRow>(`${VIDEO_SELECT} WHERE v.organization_id = $1 ORDER BY lower(v.name), v.id`, [org]);
+    return db.query<VideoRow>(`${VIDEO_SELECT} WHERE v.organization_id = $1 ORDER BY lower(v.name), v.id`, [
+      org,
+    ]);
   },
   async video(db: Queryable, org: number, id: number): Promise<VideoRow | undefined> {
-    return (await db.query<VideoRow>(`${VIDEO_SELECT} WHERE v.organization_id = $1 AND v.id = $2`, [org, id]))[0];
+    return (
+      await db.query<VideoRow>(`${VIDEO_SELECT} WHERE v.organization_id = $1 AND v.id = $2`, [org, id])
+    )[0];
   },
   /** Unscoped: for jobs and signed media paths, which carry no caller. */
   async videoById(db: Queryable, id: number): Promise<VideoRow | undefined> {
@@ -74,7 +95,15 @@ export const libraryRepository = {
   async insertVideo(
     db: Queryable,
     org: number,
-    v: { name: string; folder_id: number | null; project_id: number | null; file_name: string; stored_path: string; size: number; content_sha256: string },
+    v: {
+      name: string;
+      folder_id: number | null;
+      project_id: number | null;
+      file_name: string;
+      stored_path: string;
+      size: number;
+      content_sha256: string;
+    },
   ): Promise<number> {
     const [r] = await db.query<{ id: number }>(
       `INSERT INTO videos(organization_id, name, folder_id, project_id, file_name, stored_path, size, content_sha256)
@@ -108,7 +137,10 @@ export const libraryRepository = {
     await db.query('UPDATE videos SET progress = $2, updated_at = now() WHERE id = $1', [id, progress]);
   },
   async setThumbnails(db: Queryable, id: number, t: VideoRow['thumbnails']): Promise<void> {
-    await db.query('UPDATE videos SET thumbnails = $2 WHERE id = $1', [id, t === null ? null : JSON.stringify(t)]);
+    await db.query('UPDATE videos SET thumbnails = $2 WHERE id = $1', [
+      id,
+      t === null ? null : JSON.stringify(t),
+    ]);
   },
   async updateVideo(
     db: Queryable,

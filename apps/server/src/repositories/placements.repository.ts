@@ -28,9 +28,10 @@ export const placementsRepository = {
     return Object.fromEntries(rows.map((r) => [r.auto_key, r.id])) as Record<AutomaticPlacementKey, number>;
   },
   async list(db: Queryable, organizationId: number): Promise<Placement[]> {
-    return db.query<Placement>(`SELECT ${COLS} FROM placements WHERE organization_id = $1 ORDER BY manual, id`, [
-      organizationId,
-    ]);
+    return db.query<Placement>(
+      `SELECT ${COLS} FROM placements WHERE organization_id = $1 ORDER BY manual, id`,
+      [organizationId],
+    );
   },
   async get(db: Queryable, organizationId: number, id: number): Promise<Placement | undefined> {
     return (
@@ -47,7 +48,13 @@ export const placementsRepository = {
     );
     return r;
   },
-  async update(db: Queryable, organizationId: number, id: number, name: string, color: string): Promise<boolean> {
+  async update(
+    db: Queryable,
+    organizationId: number,
+    id: number,
+    name: string,
+    color: string,
+  ): Promise<boolean> {
     const r = await db.query(
       'UPDATE placements SET localized_name = $3, color = $4 WHERE organization_id = $1 AND id = $2 RETURNING id',
       [organizationId, id, name, color],
@@ -60,7 +67,9 @@ export const placementsRepository = {
       'UPDATE detections SET placement_id = auto_placement_id, updated_at = now() WHERE organization_id = $1 AND placement_id = $2',
       [organizationId, id],
     );
-    await db.query('DELETE FROM placements WHERE organization_id = $1 AND id = $2 AND manual', [organizationId, id]);
+    await db.query('DELETE FROM placements WHERE organization_id = $1 AND id = $2 AND manual', [
+      organizationId,
+      id,
+    ]);
   },
-
 };

@@ -13,7 +13,12 @@ export const projectsRepository = {
        WHERE p.organization_id = $1 ORDER BY b.id`,
       [org],
     );
-    const placements = await db.query<{ project_id: number; id: number; localized_name: string; color: string }>(
+    const placements = await db.query<{
+      project_id: number;
+      id: number;
+      localized_name: string;
+      color: string;
+    }>(
       `SELECT h.project_id, pl.id, pl.localized_name, pl.color FROM project_hidden_placements h
        JOIN placements pl ON pl.id = h.placement_id JOIN projects p ON p.id = h.project_id
        WHERE p.organization_id = $1 ORDER BY pl.id`,
@@ -30,7 +35,9 @@ export const projectsRepository = {
     }));
   },
   async exists(db: Queryable, org: number, id: number): Promise<boolean> {
-    return (await db.query('SELECT 1 FROM projects WHERE organization_id = $1 AND id = $2', [org, id])).length > 0;
+    return (
+      (await db.query('SELECT 1 FROM projects WHERE organization_id = $1 AND id = $2', [org, id])).length > 0
+    );
   },
   async save(
     db: Queryable,
@@ -44,12 +51,10 @@ export const projectsRepository = {
         [org, p.name, p.description],
       );
     } else {
-      await db.query('UPDATE projects SET name = $3, description = $4 WHERE organization_id = $1 AND id = $2', [
-        org,
-        id,
-        p.name,
-        p.description,
-      ]);
+      await db.query(
+        'UPDATE projects SET name = $3, description = $4 WHERE organization_id = $1 AND id = $2',
+        [org, id, p.name, p.description],
+      );
       await db.query('DELETE FROM project_hidden_brands WHERE project_id = $1', [id]);
       await db.query('DELETE FROM project_hidden_placements WHERE project_id = $1', [id]);
     }
@@ -67,7 +72,11 @@ export const projectsRepository = {
     await db.query('DELETE FROM projects WHERE organization_id = $1 AND id = $2', [org, id]);
   },
   /** Brand and placement ids a project hides (for reports). */
-  async hidden(db: Queryable, org: number, id: number): Promise<{ brandIds: number[]; placementIds: number[] }> {
+  async hidden(
+    db: Queryable,
+    org: number,
+    id: number,
+  ): Promise<{ brandIds: number[]; placementIds: number[] }> {
     const b = await db.query<{ brand_id: number }>(
       'SELECT h.brand_id FROM project_hidden_brands h JOIN projects p ON p.id = h.project_id WHERE p.organization_id = $1 AND p.id = $2',
       [org, id],

@@ -3,7 +3,14 @@ import type { Queryable } from '@logo-review/db';
 
 export const tagsRepository = {
   async list(db: Queryable, org: number, ids?: number[]): Promise<Tag[]> {
-    const rows = await db.query<{ id: number; name: string; brand_id: number; project_id: number | null; archived: boolean; placements: number[] | null }>(
+    const rows = await db.query<{
+      id: number;
+      name: string;
+      brand_id: number;
+      project_id: number | null;
+      archived: boolean;
+      placements: number[] | null;
+    }>(
       `SELECT t.id, t.name, t.brand_id, t.project_id, t.archived,
               array_remove(array_agg(tp.placement_id ORDER BY tp.placement_id), NULL) AS placements
        FROM tags t LEFT JOIN tag_placements tp ON tp.tag_id = t.id
@@ -23,7 +30,14 @@ export const tagsRepository = {
   async save(
     db: Queryable,
     org: number,
-    t: { id?: number; name: string; brand: number; placements: number[]; project: number | null; archived?: boolean },
+    t: {
+      id?: number;
+      name: string;
+      brand: number;
+      placements: number[];
+      project: number | null;
+      archived?: boolean;
+    },
   ): Promise<boolean> {
     let id = t.id;
     if (id === undefined) {

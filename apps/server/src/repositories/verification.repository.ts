@@ -13,11 +13,17 @@ export interface VerificationRow {
 
 export const verificationRepository = {
   async list(db: Queryable, org: number): Promise<VerificationRow[]> {
-    return db.query<VerificationRow>('SELECT * FROM verification_videos WHERE organization_id = $1 ORDER BY id DESC', [org]);
+    return db.query<VerificationRow>(
+      'SELECT * FROM verification_videos WHERE organization_id = $1 ORDER BY id DESC',
+      [org],
+    );
   },
   async get(db: Queryable, org: number, id: number): Promise<VerificationRow | undefined> {
     return (
-      await db.query<VerificationRow>('SELECT * FROM verification_videos WHERE organization_id = $1 AND id = $2', [org, id])
+      await db.query<VerificationRow>(
+        'SELECT * FROM verification_videos WHERE organization_id = $1 AND id = $2',
+        [org, id],
+      )
     )[0];
   },
   /** Unscoped: for jobs and signed media paths. */
@@ -32,7 +38,11 @@ export const verificationRepository = {
     return r.id;
   },
   async rename(db: Queryable, org: number, id: number, name: string): Promise<void> {
-    await db.query('UPDATE verification_videos SET name = $3 WHERE organization_id = $1 AND id = $2', [org, id, name]);
+    await db.query('UPDATE verification_videos SET name = $3 WHERE organization_id = $1 AND id = $2', [
+      org,
+      id,
+      name,
+    ]);
   },
   async setState(
     db: Queryable,
@@ -44,7 +54,14 @@ export const verificationRepository = {
               status_reason = COALESCE($4, status_reason),
               stored_path = CASE WHEN $5::boolean THEN $6 ELSE stored_path END
        WHERE id = $1`,
-      [id, s.status, s.progress ?? null, s.status_reason ?? null, s.stored_path !== undefined, s.stored_path ?? null],
+      [
+        id,
+        s.status,
+        s.progress ?? null,
+        s.status_reason ?? null,
+        s.stored_path !== undefined,
+        s.stored_path ?? null,
+      ],
     );
   },
   async setProgress(db: Queryable, id: number, progress: number): Promise<void> {

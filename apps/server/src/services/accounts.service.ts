@@ -3,7 +3,11 @@ import type { Organization, Profile, User } from '@logo-review/contract';
 import type { Database, Queryable } from '@logo-review/db';
 import { hashPassword } from '../auth/password.ts';
 import { newApiKey } from '../auth/tokens.ts';
-import { accountsRepository as repo, type OrganizationRow, type UserRow } from '../repositories/accounts.repository.ts';
+import {
+  accountsRepository as repo,
+  type OrganizationRow,
+  type UserRow,
+} from '../repositories/accounts.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 
 export const toUser = (u: UserRow): User => ({
@@ -13,7 +17,11 @@ export const toUser = (u: UserRow): User => ({
   last_name: u.last_name,
   email: u.email,
 });
-export const toOrganization = (o: OrganizationRow): Organization => ({ id: o.id, name: o.name, api_key: o.api_key });
+export const toOrganization = (o: OrganizationRow): Organization => ({
+  id: o.id,
+  name: o.name,
+  api_key: o.api_key,
+});
 
 export async function profileOf(db: Queryable, userId: number): Promise<Profile> {
   const user = await repo.userById(db, userId);
@@ -48,7 +56,8 @@ export async function createUser(db: Database, u: NewUser): Promise<UserRow> {
   if (u.password.length < 8) throw new Error('--password must have at least 8 characters');
   const hash = await hashPassword(u.password);
   return db.transaction(async (tx) => {
-    if (await repo.userByUsername(tx, u.username)) throw new Error(`A user named '${u.username}' already exists`);
+    if (await repo.userByUsername(tx, u.username))
+      throw new Error(`A user named '${u.username}' already exists`);
     const org = await ensureOrganization(tx, u.organization.trim());
     return repo.insertUser(tx, {
       organization_id: org.id,
@@ -80,7 +89,13 @@ export async function ensureFirstUser(
   if ((await repo.countUsers(db)) > 0) return { created: false };
   const pw = password ?? randomBytes(12).toString('base64url');
   try {
-    await createUser(db, { organization: 'My organization', username, password: pw, firstName: '', lastName: '' });
+    await createUser(db, {
+      organization: 'My organization',
+      username,
+      password: pw,
+      firstName: '',
+      lastName: '',
+    });
   } catch (err) {
     // Another server starting at the same time created it first.
     if ((await repo.countUsers(db)) > 0) return { created: false };

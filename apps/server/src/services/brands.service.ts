@@ -36,7 +36,11 @@ export function toBrand(ctx: AppContext, b: BrandRow, logos: LogoRow[]): Brand {
 
 export async function listBrands(ctx: AppContext, org: number): Promise<Brand[]> {
   const brands = await repo.list(ctx.db, org);
-  const logos = await repo.logos(ctx.db, org, brands.map((b) => b.id));
+  const logos = await repo.logos(
+    ctx.db,
+    org,
+    brands.map((b) => b.id),
+  );
   const byBrand = new Map<number, LogoRow[]>();
   for (const l of logos) byBrand.set(l.brand_id, [...(byBrand.get(l.brand_id) ?? []), l]);
   return brands.map((b) => toBrand(ctx, b, byBrand.get(b.id) ?? []));
@@ -49,7 +53,12 @@ export async function getBrand(ctx: AppContext, org: number, id: number): Promis
 }
 
 /** Stores the logo files, then the rows; a failed insert removes the files again. */
-export async function addLogos(ctx: AppContext, org: number, brandId: number, logos: UploadedLogo[]): Promise<void> {
+export async function addLogos(
+  ctx: AppContext,
+  org: number,
+  brandId: number,
+  logos: UploadedLogo[],
+): Promise<void> {
   const written: string[] = [];
   try {
     for (const l of logos) {
@@ -84,5 +93,8 @@ export async function requestActivation(ctx: AppContext, org: number, brandId: n
 export async function deleteBrand(ctx: AppContext, org: number, b: BrandRow): Promise<void> {
   const logos = await repo.logos(ctx.db, org, [b.id]);
   await repo.delete(ctx.db, org, b.id); // detections, logos and tags go with it (ON DELETE CASCADE)
-  await Promise.all([...logos.map((l) => ctx.storage.remove(l.stored_path)), ctx.storage.remove(b.index_path)]);
+  await Promise.all([
+    ...logos.map((l) => ctx.storage.remove(l.stored_path)),
+    ctx.storage.remove(b.index_path),
+  ]);
 }

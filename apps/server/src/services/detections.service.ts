@@ -12,7 +12,8 @@ export function checkGeometry(
 ): void {
   if (span.time_begin > span.time_end) throw badRequest(`${field}: time_begin must not be after time_end.`);
   coordinates.forEach((s, i) => {
-    if (s.start_time > s.end_time) throw badRequest(`${field}.coordinates.${i}: start_time is after end_time.`);
+    if (s.start_time > s.end_time)
+      throw badRequest(`${field}.coordinates.${i}: start_time is after end_time.`);
     if (s.start_time < span.time_begin || s.end_time > span.time_end) {
       throw badRequest(`${field}.coordinates.${i}: the segment lies outside time_begin..time_end.`);
     }

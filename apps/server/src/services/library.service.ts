@@ -41,7 +41,8 @@ export function toVideo(ctx: AppContext, v: VideoRow): Video {
 export async function videoTree(ctx: AppContext, org: number): Promise<VideoTree> {
   const [folders, videos] = await Promise.all([repo.folders(ctx.db, org), repo.videos(ctx.db, org)]);
   const nodes = new Map<number, Folder>();
-  for (const f of folders) nodes.set(f.id, { id: f.id, name: f.name, path: '', parent: f.parent_id, folders: [], videos: [] });
+  for (const f of folders)
+    nodes.set(f.id, { id: f.id, name: f.name, path: '', parent: f.parent_id, folders: [], videos: [] });
   const roots: Folder[] = [];
   for (const f of folders) {
     const node = nodes.get(f.id)!;
@@ -70,12 +71,21 @@ export async function videoTree(ctx: AppContext, org: number): Promise<VideoTree
  * After the upload: probe with ffprobe. A file it cannot read ends as 'ERROR PROCESSING' with the
  * reason; a readable one is queued for analysis.
  */
-export async function probeAndQueue(ctx: AppContext, org: number, videoId: number, file: string): Promise<void> {
+export async function probeAndQueue(
+  ctx: AppContext,
+  org: number,
+  videoId: number,
+  file: string,
+): Promise<void> {
   try {
     const p = await probeUpload(file);
     await repo.setProbe(ctx.db, videoId, p);
   } catch (err) {
-    await repo.setStatus(ctx.db, videoId, { status: VIDEO_STATUS.ERROR, status_reason: (err as Error).message, progress: 0 });
+    await repo.setStatus(ctx.db, videoId, {
+      status: VIDEO_STATUS.ERROR,
+      status_reason: (err as Error).message,
+      progress: 0,
+    });
     return;
   }
   await repo.setStatus(ctx.db, videoId, { status: VIDEO_STATUS.QUEUED, status_reason: '', progress: 0 });
