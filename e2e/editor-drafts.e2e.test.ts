@@ -1,0 +1,117 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Brand, Placement } from '@logo-review/contract';
+import { ApiClient } from './support/api-client.ts';
+import { uniqueName } from './support/browser.ts';
+import { expectStatus, useSignedInPage } from './support/session.ts';
+import { box, editorTestVideo, seedBrands, seedDetections, seedPlacements, still, uploadVideo } from './editor-seed.ts';
+import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
+
+const session = useSignedInPage();
+
+/** Drawing new detections by hand, setting brand and placement, finishing them (POST). */
+describe('editor: new detections', () => {
+  const tag = uniqueName('d').split(' ')[1];
+  let api: ApiClient;
+  let videoId: number;
+  let brands: Brand[];
+  let placements: Placement[];
+  let editor: EditorPageObject;
+
+  beforeAll(async () => {
+    api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    // Created out of order: the Set Brand menu sorts them.
+    brands = await seedBrands(api, [`Zeta ${tag}`, `Alpha ${tag}`, `Mango ${tag}`]);
+    placements = await seedPlacements(api, [[`Shirt ${tag}`, '#1e88e5'], [`Banner ${tag}`, '#8e24aa']]);
+    const video = await uploadVideo(api, editorTestVideo(), uniqueName('Draft clip'));
+    videoId = video.id;
+    await seedDetections(api, [still(videoId, brands[0].id, placements[0].id, 0, 5000, box(20, 20, 80, 60))]);
+    editor = new EditorPageObject(session.page());
+    await editor.open(videoId, 1000);
+  });
+
+  it('Escape cancels drawing and clears the points', async () => {
+    await editor.button('Add new detection').click();
+    await session.page().getByRole('img', { name: 'Drawing a new detection' }).waitFor();
+    await editor.click(200, 100);
+    await editor.click(300, 100);
+    await session.page().keyboard.press('Escape');
+    await session.page().getByRole('img', { name: 'Detection overlay' }).waitFor();
+    await editor.newDetections.getByText('Draw one with Add new detection').waitFor();
+  });
+
+  it('draws a new detection with four clicks; it is added, selected and not set', async () => {
+    await editor.button('Add new detection').click();
+    expect(await editor.button('Add new detection').isDisabled()).toBe(true);
+    for (const [x, y] of [
+      [200, 100],
+      [320, 100],
+      [320, 180],
+      [200, 180],
+    ])
+      await editor.click(x, y);
+    await session.page().getByRole('img', { name: 'Detection overlay' }).waitFor();
+    const table = session.page().getByRole('table', { name: 'New detections' });
+    const row = table.getByRole('row').nth(1);
+    expect((await row.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual(['1', 'Not set', 'Not set']);
+    expect(await row.getAttribute('aria-selected')).toBe('true');
+    // Not complete yet: no brand, no placement.
+    expect(await editor.button('Finish selected new detections').isDisabled()).toBe(true);
+  });
+
+  it('sets the brand from the alphabetical menu (max height 400) and the placement', async () => {
+    const page = session.page();
+    await editor.newDetections.getByRole('button', { name: 'Set Brand' }).click();
+    const menu = page.getByRole('menu');
+    const items = (await menu.getByRole('menuitem').allTextContents()).filter((t) => t.endsWith(tag));
+    expect(items).toEqual([`Alpha ${tag}`, `Mango ${tag}`, `Zeta ${tag}`]);
+    const maxHeight = await menu.evaluate((el) => getComputedStyle(el.closest('.MuiPaper-root')!).maxHeight);
+    expect(maxHeight).toBe('400px');
+    await menu.getByRole('menuitem', { name: `Mango ${tag}` }).click();
+    await editor.newDetections.getByRole('button', { name: 'Set placement' }).click();
+    await page.getByRole('menuitem', { name: `Banner ${tag}` }).click();
+    const row = page.getByRole('table', { name: 'New detections' }).getByRole('row').nth(1);
+    expect((await row.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual([
+      '1',
+      `Mango ${tag}`,
+      `Banner ${tag}`,
+    ]);
+    // Drawn at one instant: begin = end, not valid until playback moves (the selected draft extends).
+    expect(await editor.button('Finish selected new detections').isDisabled()).toBe(true);
+    for (let i = 0; i < 5; i++) await editor.button('Next frame').click();
+    await editor.expectTime('00:00:01:05 / 00:00:10:00');
+    expect(await editor.button('Finish selected new detections').isEnabled()).toBe(true);
+  });
+
+  it('finishes it: uploaded (POST), removed from the drafts, found through the API', async () => {
+    const page = session.page();
+    const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/api/videos/detections/'));
+    await editor.button('Finish selected new detections').click();
+    expect((await posted).status()).toBe(201);
+    await expectStatus(page, 'Uploaded 1 new detection.');
+    await editor.newDetections.getByText('Draw one with Add new detection').waitFor();
+    const created = (await detectionsInWindow(api, videoId)).find((d) => d.brand === brands[2].id)!;
+    expect(created).toBeDefined();
+    expect(created.placement.id).toBe(placements[1].id);
+    expect(created.source).toBe('manual');
+    expect(created.time_begin).toBe(1000);
+    expect(created.time_end).toBe(1200);
+    expect(created.coordinates[0].points).toEqual([200, 100, 320, 100, 320, 180, 200, 180]);
+    // It is now a detection like the others: listed at this frame.
+    await editor.row(created.id).waitFor();
+  });
+
+  it('deletes a draft', async () => {
+    await editor.button('Add new detection').click();
+    for (const [x, y] of [
+      [400, 200],
+      [480, 200],
+      [480, 260],
+      [400, 260],
+    ])
+      await editor.click(x, y);
+    const table = session.page().getByRole('table', { name: 'New detections' });
+    await table.getByRole('cell', { name: 'Not set' }).first().waitFor();
+    await editor.newDetections.getByRole('button', { name: 'Delete' }).click();
+    await editor.newDetections.getByText('Draw one with Add new detection').waitFor();
+  });
+});
