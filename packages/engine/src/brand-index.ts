@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { computeOrb } from './features.ts';
+import { computeOrb, PATCH_SIZE } from './features.ts';
 import { loadLogo, logoToGray } from './image-io.ts';
 import { getCv } from './opencv.ts';
 
@@ -104,7 +104,7 @@ export async function buildBrandIndex(
           maxFeatures: MAX_PER_RENDER,
           nLevels: 3,
           scaleFactor: 1.2,
-          patchSize: 31,
+          patchSize: PATCH_SIZE,
         });
         const sx = logo.width / (gray.width - 2 * PAD);
         const sy = logo.height / (gray.height - 2 * PAD);

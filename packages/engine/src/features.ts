@@ -11,6 +11,13 @@ export interface FeatureSet {
   desc: Uint8Array;
 }
 
+/**
+ * ORB patch size used for brands and frames alike (descriptors are only comparable with equal
+ * patches). 23 rather than OpenCV's 31: on small and flat logos a smaller patch holds less of
+ * the unknown background around the logo (benchmark: recall at >= 48 px 0.48 -> 0.51).
+ */
+export const PATCH_SIZE = 23;
+
 export interface OrbOptions {
   maxFeatures: number;
   nLevels: number;

@@ -1,5 +1,5 @@
 import type { DescriptorIndex, Match } from './descriptor-index.ts';
-import { computeOrb, type FeatureSet, type GrayImage } from './features.ts';
+import { computeOrb, PATCH_SIZE, type FeatureSet, type GrayImage } from './features.ts';
 import {
   applyH,
   exampleToFrame,
@@ -33,6 +33,10 @@ export interface DetectorOptions {
   ransacThreshold: number;
   /** minimum normalised cross-correlation between the warped frame patch and the example */
   minCorrelation: number;
+  /** Lowe ratio for the nearest-neighbour test */
+  ratio: number;
+  /** ORB pyramid levels of the frame (scale factor 1.25) */
+  nLevels: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -40,6 +44,8 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   minInliers: 8,
   ransacThreshold: 4,
   minCorrelation: 0.5,
+  ratio: 0.8,
+  nLevels: 6,
 };
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
@@ -53,8 +59,13 @@ export function detectInFrame(
 ): FrameHit[] {
   if (index.count === 0) return [];
   const maxFeatures = Math.max(500, Math.round((opts.featuresPerMp * frame.width * frame.height) / 1e6));
-  const feats = computeOrb(cv, frame, { maxFeatures, nLevels: 6, scaleFactor: 1.25, patchSize: 31 });
-  const matches = index.match(feats);
+  const feats = computeOrb(cv, frame, {
+    maxFeatures,
+    nLevels: opts.nLevels,
+    scaleFactor: 1.25,
+    patchSize: PATCH_SIZE,
+  });
+  const matches = index.match(feats, 64, opts.ratio);
   const byExample = new Map<number, Match[]>();
   for (const m of matches) {
     const e = index.exampleOf[m.t];
@@ -72,9 +83,16 @@ export function detectInFrame(
         const refined = refine(cv, index, found.hit, found.H, feats, frame, opts);
         const ex = index.examples[example];
         const ncc = correlate(frame, refined.H, ex);
-        if (ncc >= opts.minCorrelation) {
-          const polished = polishCorners(frame, refined.hit.quad, ex, ncc);
-          if (isConvexClockwise(polished.quad)) {
+        // A fit resting on keypoints from one part of a flat logo can be tens of pixels off at the
+        // far corners; with enough inliers, let the pixels pull it into place from farther away.
+        const rescue = ncc < opts.minCorrelation && ncc >= 0.2 && refined.hit.inliers >= 10;
+        if (ncc >= opts.minCorrelation || rescue) {
+          const polished = polishCorners(frame, refined.hit.quad, ex, ncc, rescue ? 10 : 40);
+          if (
+            polished.ncc >= opts.minCorrelation &&
+            isConvexClockwise(polished.quad) &&
+            plausible(polished.quad, ex, frame)
+          ) {
             const score = refined.hit.score * Math.min(1, 0.5 + polished.ncc / 1.4);
             hits.push({ ...refined.hit, quad: polished.quad, score });
           }
@@ -319,11 +337,12 @@ function polishCorners(
   quad: Quad,
   ex: { width: number; height: number; tw: number; th: number; thumbs: Uint8Array[] },
   ncc0: number,
+  startDiv: number,
 ): { quad: Quad; ncc: number } {
   const size = Math.max(...sides(quad));
   let q = quad.slice();
   let best = ncc0;
-  for (let step = Math.max(1, size / 40); step >= 0.25; step /= 2) {
+  for (let step = Math.max(1, size / startDiv); step >= 0.25; step /= 2) {
     let improved = true;
     for (let iter = 0; iter < 4 && improved; iter++) {
       improved = false;
@@ -365,8 +384,8 @@ function bilinear(img: GrayImage, x: number, y: number): number {
     (d[i + img.width] * (1 - ax) + d[i + img.width + 1] * ax) * ay
   );
 }
-/** ORB keypoint size up to pyramid level 2 (31 px patch x 1.25^2). */
-const FINE_SIZE = 31 * 1.25 * 1.25 + 0.5;
+/** ORB keypoint size up to pyramid level 2 (patch x 1.25^2). */
+const FINE_SIZE = PATCH_SIZE * 1.25 * 1.25 + 0.5;
 
 function frameGrid(feats: FeatureSet): Map<number, number[]> {
   const grid = new Map<number, number[]>();
