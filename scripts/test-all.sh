@@ -13,8 +13,12 @@ run() { # name, then the command
   if ! "$@" --reporter=default --reporter=json --outputFile="$out/$name.json"; then status=1; fi
 }
 
-run unit-and-pglite npx vitest run
-run server-postgres env TEST_DB=postgres npx vitest run --project @logo-review/server
+# Each workspace with a vitest.config.ts runs its own tests (the server's on the embedded database).
+for config in packages/*/vitest.config.ts apps/*/vitest.config.ts; do
+  ws=$(dirname "$config")
+  run "$(basename "$ws")" npx vitest run --root "$ws"
+done
+run server-postgres env TEST_DB=postgres npx vitest run --root apps/server
 if [ -f e2e/vitest.config.ts ]; then
   echo "== build web app"
   npm run build -w @logo-review/web || status=1

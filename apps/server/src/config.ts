@@ -14,6 +14,10 @@ export interface Config {
   workerConcurrency: number;
   /** A job whose worker died is retried after this many seconds. */
   jobExpireSeconds: number;
+  /** Frames analysed per second of video; undefined = the engine's benchmarked default. */
+  analysisSampleFps: number | undefined;
+  /** Frames are downscaled to this height for analysis; undefined = the engine's default. */
+  analysisHeight: number | undefined;
   webDist: string;
   logLevel: string;
 }
@@ -22,6 +26,13 @@ function int(name: string, value: string | undefined, fallback: number): number 
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got '${value}')`);
+  return n;
+}
+
+function positive(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!(n > 0)) throw new Error(`${name} must be a positive number (got '${value}')`);
   return n;
 }
 
@@ -41,6 +52,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     workerConcurrency: int('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 1),
     jobExpireSeconds: int('JOB_EXPIRE_SECONDS', env.JOB_EXPIRE_SECONDS, 3600),
+    analysisSampleFps: positive('ANALYSIS_SAMPLE_FPS', env.ANALYSIS_SAMPLE_FPS),
+    analysisHeight: env.ANALYSIS_HEIGHT ? int('ANALYSIS_HEIGHT', env.ANALYSIS_HEIGHT, 0) || undefined : undefined,
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
   };

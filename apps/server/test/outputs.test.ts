@@ -68,7 +68,8 @@ async function report(client: Client, query: string) {
   const r = await client.req({ method: 'GET', url: `/api/videos/excel/?videoId=${videoId}${query}` });
   if (r.statusCode !== 200) return { r, wb: null };
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(r.rawPayload);
+  const bytes = r.rawPayload;
+  await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   return { r, wb };
 }
 const detectionRows = (wb: ExcelJS.Workbook) => {

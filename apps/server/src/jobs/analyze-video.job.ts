@@ -28,8 +28,14 @@ async function ensureThumbnails(ctx: AppContext, video: VideoRow): Promise<void>
 }
 
 /** Identifies an analysis by its input: the video's content, the brand indexes used, the engine. */
-export function requestHash(video: VideoRow, brands: { id: number; index_version: number }[]): string {
-  const h = createHash('sha256').update(`engine ${ENGINE_VERSION}\nvideo ${video.content_sha256}\n`);
+export function requestHash(
+  video: VideoRow,
+  brands: { id: number; index_version: number }[],
+  settings: { sampleFps?: number; analysisHeight?: number },
+): string {
+  const h = createHash('sha256').update(
+    `engine ${ENGINE_VERSION}\nvideo ${video.content_sha256}\nsettings ${settings.sampleFps ?? 'default'} ${settings.analysisHeight ?? 'default'}\n`,
+  );
   for (const b of brands) h.update(`brand ${b.id}:${b.index_version}\n`);
   return h.digest('hex').slice(0, 32);
 }
@@ -57,7 +63,8 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   if (video.status === VIDEO_STATUS.ERROR && !video.frames) return; // unreadable file: nothing to do
   const org = video.organization_id;
   const brands = await brandsRepository.indexed(ctx.db, org);
-  const hash = requestHash(video, brands);
+  const settings = { sampleFps: ctx.config.analysisSampleFps, analysisHeight: ctx.config.analysisHeight };
+  const hash = requestHash(video, brands, settings);
   if (video.status === VIDEO_STATUS.OK && video.request_hash === hash) return;
 
   await repo.setStatus(ctx.db, video.id, { status: VIDEO_STATUS.PROCESSING, progress: 0, status_reason: '' });
@@ -68,6 +75,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
       kind: 'analyze',
       file: ctx.storage.resolve(video.stored_path),
       indexFiles: brands.map((b) => ctx.storage.resolve(b.index_path!)),
+      ...settings,
     },
     progress,
   );

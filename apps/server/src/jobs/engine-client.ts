@@ -3,7 +3,7 @@ import type { BrandExampleInput, MediaAnalysis } from '@logo-review/engine';
 
 export type EngineTask =
   | { kind: 'index'; brand: { id: number; name: string; examples: BrandExampleInput[] } }
-  | { kind: 'analyze'; file: string; indexFiles: string[] };
+  | { kind: 'analyze'; file: string; indexFiles: string[]; sampleFps?: number; analysisHeight?: number };
 
 export type EngineMessage =
   | { type: 'progress'; fraction: number }

@@ -28,6 +28,8 @@ async function run(): Promise<void> {
       task.indexFiles.map(async (f) => deserializeBrandIndex(await readFile(f))),
     );
     const analysis = await analyzeVideo(task.file, brands, {
+      sampleFps: task.sampleFps,
+      analysisHeight: task.analysisHeight,
       onProgress: (fraction) => post({ type: 'progress', fraction }),
     });
     post({ type: 'analysis', analysis });
