@@ -1,7 +1,10 @@
 import type { BrandIndex } from './brand-index.ts';
 import { availableParallelism } from 'node:os';
-import { DetectorPool } from './detector-pool.ts';
-import { DEFAULT_DETECTOR, type FrameHit } from './frame-detector.ts';
+import { DetectorPool, type FrameResult } from './detector-pool.ts';
+import type { GrayImage } from './features.ts';
+import { followInFrame } from './follow.ts';
+import { DEFAULT_DETECTOR, type FrameHit, type ThumbExample } from './frame-detector.ts';
+import { quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import {
   classifyPlacement,
@@ -61,6 +64,8 @@ export const DEFAULT_SAMPLE_FPS = 4;
 export const DEFAULT_ANALYSIS_HEIGHT = 720;
 /** Tracks below this confidence are not reported. */
 export const MIN_CONFIDENCE = 0.35;
+/** A track is followed by its pixels alone for at most this long. */
+const MAX_FOLLOW_SECONDS = 3;
 /** Largest side at which still images are analysed. */
 const IMAGE_MAX_SIDE = 1920;
 
@@ -92,22 +97,24 @@ export async function analyzeVideo(
   const workers = opts.workers ?? Math.min(2, availableParallelism());
   const pool = await DetectorPool.create(brands, workers, DEFAULT_DETECTOR);
   // Frames in flight, oldest first: results are linked in frame order whatever finishes first.
-  const inFlight: { timeMs: number; hits: Promise<FrameHit[]> }[] = [];
+  const inFlight: { timeMs: number; result: Promise<FrameResult> }[] = [];
+  const thumbs = thumbTable(brands);
+  const maxFollow = Math.max(2, Math.round(sampleFps * MAX_FOLLOW_SECONDS));
   let done = 0;
   const settle = async () => {
     const f = inFlight.shift()!;
-    tracker.push(
-      f.timeMs,
-      (await f.hits).map((h) => toInput(h, sx, sy)),
-    );
+    const res = await f.result;
+    const hits = res.hits.map((h) => toInput(h, sx, sy));
+    const followed = follow(res.frame, hits, tracker.openTracks(), thumbs, sx, sy, maxFollow);
+    tracker.push(f.timeMs, [...hits, ...followed]);
     done++;
     opts.onProgress?.(Math.min(0.999, done / expected));
   };
   try {
     for await (const frame of streamFrames(file, { sampleFps, width, height, signal: opts.signal })) {
-      const hits = pool.detect(frame);
-      hits.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
-      inFlight.push({ timeMs: frame.timeMs, hits });
+      const result = pool.detect(frame);
+      result.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
+      inFlight.push({ timeMs: frame.timeMs, result });
       while (inFlight.length > pool.parallelism) await settle();
       // Let timers and I/O (progress reporting, abort) run between frames.
       await new Promise((r) => setImmediate(r));
@@ -131,7 +138,7 @@ export async function analyzeImage(file: string, brands: BrandIndex[]): Promise<
   const pool = await DetectorPool.create(brands, 0, DEFAULT_DETECTOR);
   const sx = img.originalWidth / img.width;
   const sy = img.originalHeight / img.height;
-  const hits = (await pool.detect(img)).map((h) => toInput(h, sx, sy));
+  const hits = (await pool.detect(img)).hits.map((h) => toInput(h, sx, sy));
   await pool.close();
   const examples = exampleTable(brands);
   const detections = hits
@@ -142,6 +149,47 @@ export async function analyzeImage(file: string, brands: BrandIndex[]): Promise<
 
 function toInput(h: FrameHit, sx: number, sy: number): FrameHit {
   return { ...h, quad: h.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)) };
+}
+
+/**
+ * Open tracks that no keypoint hit of this frame continues are followed by their pixels (see
+ * {@link followInFrame}), at most `maxFollow` samples in a row without a keypoint hit.
+ */
+function follow(
+  frame: GrayImage,
+  hits: FrameHit[],
+  open: readonly Track[],
+  thumbs: ThumbExample[],
+  sx: number,
+  sy: number,
+  maxFollow: number,
+): FrameHit[] {
+  const out: FrameHit[] = [];
+  for (const t of open) {
+    const last = t.hits[t.hits.length - 1];
+    if (hits.some((h) => h.brand === t.brand && quadIoU(h.quad, last.quad) > 0.1)) continue;
+    let run = 0;
+    for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
+    if (run >= maxFollow) continue;
+    const q = last.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
+    const f = followInFrame(frame, q, thumbs[last.example], DEFAULT_DETECTOR.minCorrelation);
+    if (!f) continue;
+    const quad = f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));
+    out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true });
+  }
+  return out;
+}
+
+function thumbTable(brands: BrandIndex[]): ThumbExample[] {
+  return brands.flatMap((b) =>
+    b.examples.map((e) => ({
+      width: e.width,
+      height: e.height,
+      tw: e.thumbs.tw,
+      th: e.thumbs.th,
+      thumbs: e.thumbs.data.map((d) => new Uint8Array(Buffer.from(d, 'base64'))),
+    })),
+  );
 }
 
 /** Global example number (as the descriptor index numbers them) -> brand and local example. */

@@ -32,7 +32,8 @@ port.on('message', (msg: WorkerRequest) => {
       const { index, opts } = await ready!;
       const cv = await getCv();
       const hits = detectInFrame(cv, msg, index, opts);
-      port.postMessage({ type: 'hits', id: msg.id, hits });
+      // Hand the frame back too: the main thread follows tracks in it.
+      port.postMessage({ type: 'hits', id: msg.id, hits, data: msg.data }, [msg.data.buffer as ArrayBuffer]);
     } catch (err) {
       port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message });
     }

@@ -5,7 +5,18 @@ import type { GrayImage } from './features.ts';
 import { detectInFrame, type DetectorOptions, type FrameHit } from './frame-detector.ts';
 import { getCv } from './opencv.ts';
 
-type Pending = { resolve: (h: FrameHit[]) => void; reject: (e: Error) => void };
+/** Hits of one frame, and the frame itself (its pixel buffer travels to a worker and back). */
+export interface FrameResult {
+  hits: FrameHit[];
+  frame: GrayImage;
+}
+
+type Pending = {
+  resolve: (h: FrameResult) => void;
+  reject: (e: Error) => void;
+  width: number;
+  height: number;
+};
 
 /**
  * Runs the frame detector on `size` worker threads (or inline when size is 0 or workers cannot
@@ -22,13 +33,17 @@ export class DetectorPool {
     private readonly opts: DetectorOptions,
   ) {
     for (const w of workers) {
-      w.on('message', (m: { type: string; id: number; hits?: FrameHit[]; message?: string }) => {
-        const p = this.pending.get(m.id);
-        if (!p) return;
-        this.pending.delete(m.id);
-        if (m.type === 'hits') p.resolve(m.hits!);
-        else p.reject(new Error(m.message));
-      });
+      w.on(
+        'message',
+        (m: { type: string; id: number; hits?: FrameHit[]; data?: Uint8Array; message?: string }) => {
+          const p = this.pending.get(m.id);
+          if (!p) return;
+          this.pending.delete(m.id);
+          if (m.type === 'hits')
+            p.resolve({ hits: m.hits!, frame: { width: p.width, height: p.height, data: m.data! } });
+          else p.reject(new Error(m.message));
+        },
+      );
       w.on('error', (err) => this.failAll(err));
     }
   }
@@ -55,12 +70,12 @@ export class DetectorPool {
     return new DetectorPool([], new DescriptorIndex(brands), opts);
   }
 
-  async detect(frame: GrayImage): Promise<FrameHit[]> {
-    if (this.inline) return detectInFrame(await getCv(), frame, this.inline, this.opts);
+  async detect(frame: GrayImage): Promise<FrameResult> {
+    if (this.inline) return { hits: detectInFrame(await getCv(), frame, this.inline, this.opts), frame };
     const id = this.seq++;
     const w = this.workers[this.next++ % this.workers.length];
-    return new Promise<FrameHit[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<FrameResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, width: frame.width, height: frame.height });
       const data = frame.data.buffer.byteLength === frame.data.byteLength ? frame.data : frame.data.slice();
       w.postMessage({ type: 'frame', id, width: frame.width, height: frame.height, data }, [
         data.buffer as ArrayBuffer,

@@ -12,6 +12,15 @@ import {
 } from './geometry.ts';
 import type { Cv } from './opencv.ts';
 
+/** An example's size and its verification thumbnails. */
+export interface ThumbExample {
+  width: number;
+  height: number;
+  tw: number;
+  th: number;
+  thumbs: Uint8Array[];
+}
+
 /** A logo instance found in one frame. */
 export interface FrameHit {
   /** position of the brand in the brands array */
@@ -23,6 +32,8 @@ export interface FrameHit {
   inliers: number;
   /** 0..1 */
   score: number;
+  /** true when found by following a track's pixels rather than by keypoint matching */
+  followed?: boolean;
 }
 
 /** Tunables of the per-frame detector (defaults come from the benchmark). */
@@ -266,11 +277,7 @@ const CELL = 8;
  * Keypoint geometry alone lets a dozen chance matches on busy backgrounds agree; the pixels
  * inside the quad must also look like the logo. A mirrored logo fails here too.
  */
-export function correlate(
-  frame: GrayImage,
-  H: ArrayLike<number>,
-  ex: { width: number; height: number; tw: number; th: number; thumbs: Uint8Array[] },
-): number {
+export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
   const { tw, th } = ex;
   const n = tw * th;
   const sample = new Float32Array(n);
@@ -332,16 +339,41 @@ export function correlate(
  * example improves. Feature positions are only as precise as their pyramid level; the pixels
  * pin the outline down to about a pixel.
  */
-function polishCorners(
+export function polishCorners(
   frame: GrayImage,
   quad: Quad,
-  ex: { width: number; height: number; tw: number; th: number; thumbs: Uint8Array[] },
+  ex: ThumbExample,
   ncc0: number,
   startDiv: number,
+  translateFirst = false,
 ): { quad: Quad; ncc: number } {
   const size = Math.max(...sides(quad));
   let q = quad.slice();
   let best = ncc0;
+  // Whole-quad shifts first (a tracked logo mostly moved), then corner by corner.
+  if (translateFirst) {
+    for (let step = Math.max(1, size / 8); step >= 1; step /= 2) {
+      let improved = true;
+      for (let iter = 0; iter < 6 && improved; iter++) {
+        improved = false;
+        for (const [dx, dy] of [
+          [step, 0],
+          [-step, 0],
+          [0, step],
+          [0, -step],
+        ]) {
+          const t = q.map((v, i) => v + (i % 2 === 0 ? dx : dy));
+          const v = correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
+          if (v > best + 1e-4) {
+            best = v;
+            q = t;
+            improved = true;
+            break;
+          }
+        }
+      }
+    }
+  }
   for (let step = Math.max(1, size / startDiv); step >= 0.25; step /= 2) {
     let improved = true;
     for (let iter = 0; iter < 4 && improved; iter++) {

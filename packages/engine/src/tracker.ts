@@ -69,6 +69,11 @@ export class Tracker {
     this.open = still;
   }
 
+  /** Tracks still open (seen within the gap), for following them into the next frame. */
+  openTracks(): readonly Track[] {
+    return this.open;
+  }
+
   /** Closes every open track (end of input). */
   flush(): void {
     for (const t of this.open) this.onClose(t);

@@ -1,0 +1,22 @@
+import { correlate, plausible, polishCorners, type ThumbExample } from './frame-detector.ts';
+import type { GrayImage } from './features.ts';
+import { exampleToFrame, isConvexClockwise, type Quad } from './geometry.ts';
+
+/**
+ * Follows a tracked logo into the next sampled frame by its pixels: starting from its last quad,
+ * shifts and then corner moves that raise the correlation with the example. Keypoint matching
+ * misses a flat or small logo in some frames (blur, a player in front, too few corners); a logo
+ * that was verified a moment ago and still correlates where it moved to is still there.
+ */
+export function followInFrame(
+  frame: GrayImage,
+  quad: Quad,
+  ex: ThumbExample,
+  minCorrelation: number,
+): { quad: Quad; ncc: number } | null {
+  const ncc0 = correlate(frame, exampleToFrame(quad, ex.width, ex.height), ex);
+  if (ncc0 < 0.2) return null;
+  const p = polishCorners(frame, quad, ex, ncc0, 40, true);
+  if (p.ncc < minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) return null;
+  return p;
+}
