@@ -47,7 +47,7 @@ describe('login', () => {
       ['drop', 'Server is unreachable. Please try again later.'],
       ['fail', 'Server error occured. Please try again later.'],
     ] as const) {
-      const app = await startStaticApp(mode);
+      const app = await startStaticApp(mode, inject('webDist'));
       const { context, page } = await newPage(browser, app.baseURL);
       await page.goto('/login');
       await page.getByLabel(/^Username/).fill('someone');

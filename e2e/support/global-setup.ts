@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { REPO_ROOT, startServer, type RunningServer } from './server-process.ts';
 
@@ -7,27 +10,34 @@ declare module 'vitest' {
     baseURL: string;
     username: string;
     password: string;
+    /** The private build the server serves. */
+    webDist: string;
   }
 }
 
 let server: RunningServer | undefined;
+let webDist: string | undefined;
 
-/** Builds the web app once, then starts one real server for every e2e file. */
+/**
+ * Builds the web app once into a private folder (so a build running elsewhere in the working tree
+ * cannot swap the files under the server), then starts one real server for every e2e file.
+ */
 export async function setup(project: TestProject) {
-  if (!process.env.E2E_SKIP_BUILD) {
-    // Vitest sets NODE_ENV=test; the build must be a production one (React's dev build is larger).
-    execFileSync('npm', ['run', 'build', '-w', '@logo-review/web'], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-  }
-  server = await startServer();
+  webDist = mkdtempSync(path.join(tmpdir(), 'logo-review-e2e-web-'));
+  execFileSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: path.join(REPO_ROOT, 'apps/web'),
+    stdio: 'inherit',
+    // Vitest sets NODE_ENV=test; the build must be a production one.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  server = await startServer({ env: { WEB_DIST: webDist } });
   project.provide('baseURL', server.baseURL);
   project.provide('username', server.username);
   project.provide('password', server.password);
+  project.provide('webDist', webDist);
 }
 
 export async function teardown() {
   await server?.stop();
+  if (webDist) rmSync(webDist, { recursive: true, force: true });
 }

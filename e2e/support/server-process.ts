@@ -19,7 +19,9 @@ export interface RunningServer {
  * Starts apps/server on a free port with a fresh data folder (embedded database) and an admin
  * user, and resolves once the API answers.
  */
-export async function startServer(options: { username?: string; password?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { username?: string; password?: string; env?: Record<string, string> } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'logo-review-e2e-'));
   const username = options.username ?? 'e2e-admin';
@@ -35,6 +37,7 @@ export async function startServer(options: { username?: string; password?: strin
       ADMIN_PASSWORD: password,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

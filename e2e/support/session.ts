@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, inject } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, loginThroughUi, newPage } from './browser.ts';
 
@@ -14,6 +17,15 @@ export function useSignedInPage(viewport?: { width: number; height: number }) {
     browser = await launchBrowser();
     ({ context, page } = await newPage(browser, inject('baseURL'), viewport));
     await loginThroughUi(page, inject('username'), inject('password'));
+  });
+  // A failing test leaves a screenshot behind for whoever reads the log.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail' || !page) return;
+    const dir = path.join(tmpdir(), 'logo-review-e2e-failures');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${ctx.task.name.replace(/[^a-z0-9]+/gi, '-')}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+    console.log(`screenshot of the failure: ${file}`);
   });
   afterAll(async () => {
     await context?.close();

@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from './free-port.ts';
-import { REPO_ROOT } from './server-process.ts';
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
 
@@ -10,8 +9,10 @@ const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/
  * Serves the built web app without any API, to see the login screen with a broken backend:
  * 'drop' closes every API connection without an answer (server unreachable), 'fail' answers 502.
  */
-export async function startStaticApp(apiMode: 'drop' | 'fail'): Promise<{ baseURL: string; close(): Promise<void> }> {
-  const dist = path.join(REPO_ROOT, 'apps/web/dist');
+export async function startStaticApp(
+  apiMode: 'drop' | 'fail',
+  dist: string,
+): Promise<{ baseURL: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.startsWith('/api/')) {

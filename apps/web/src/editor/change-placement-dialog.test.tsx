@@ -58,7 +58,10 @@ describe('ChangePlacementDialog', () => {
   });
 
   it('sends empty brand and placement lists (meaning all) and reloads the editor', async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ detail: 'Changed the placement of 3 detections.', count: 3 })));
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ detail: 'Changed the placement of 3 detections.', count: 3 })),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const onChanged = open(7);
     await choosePlacement('Shirt');
@@ -67,14 +70,25 @@ describe('ChangePlacementDialog', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/videos/detections/change/');
     expect(init.method).toBe('PUT');
-    expect(JSON.parse(String(init.body))).toEqual({ brandIds: [], placementIds: [], newPlacementId: 3, videoId: 7 });
+    expect(JSON.parse(String(init.body))).toEqual({
+      brandIds: [],
+      placementIds: [],
+      newPlacementId: 3,
+      videoId: 7,
+    });
     expect(statusStore.get()?.message).toBe('Changed the placement of 3 detections.');
   });
 
   it("shows '{status text}: {detail}' when the server refuses", async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ detail: 'Video not found.' }), { status: 404, statusText: 'Not Found' })),
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ detail: 'Video not found.' }), {
+            status: 404,
+            statusText: 'Not Found',
+          }),
+      ),
     );
     open(7);
     await choosePlacement('Shirt');

@@ -74,7 +74,13 @@ export function ChangePlacementDialog(props: ChangePlacementDialogProps) {
       <DialogTitle id="editor-change-all-title">Change placement for all detections</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <IdPicker<Brand> label="Brands" options={props.brands} value={brandIds} onChange={setBrandIds} getLabel={brandLabel} />
+          <IdPicker<Brand>
+            label="Brands"
+            options={props.brands}
+            value={brandIds}
+            onChange={setBrandIds}
+            getLabel={brandLabel}
+          />
           <IdPicker<Placement>
             label="Placements"
             options={props.placements}

@@ -27,7 +27,11 @@ import { usePanelVersion } from './use-session';
 export function PlacementLabel({ color, name }: { color: string; name: string }) {
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, minWidth: 0 }}>
-      <Box component="span" aria-hidden sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: color, flexShrink: 0 }} />
+      <Box
+        component="span"
+        aria-hidden
+        sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: color, flexShrink: 0 }}
+      />
       <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
         {name}
       </Box>
@@ -35,7 +39,12 @@ export function PlacementLabel({ color, name }: { color: string; name: string })
   );
 }
 
-function ToolbarButton(props: { label: string; disabled: boolean; onClick(e: React.MouseEvent<HTMLElement>): void; children: ReactNode }) {
+function ToolbarButton(props: {
+  label: string;
+  disabled: boolean;
+  onClick(e: React.MouseEvent<HTMLElement>): void;
+  children: ReactNode;
+}) {
   return (
     <Tooltip title={props.label}>
       <span>
@@ -107,7 +116,16 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
   const off = !enabled || busy;
   return (
     <Paper variant="outlined" component="section" aria-label="Detections" sx={{ overflow: 'hidden' }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', px: 1.5, minHeight: 52, borderBottom: 1, borderColor: 'divider' }}>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          px: 1.5,
+          minHeight: 52,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
+      >
         <Typography variant="subtitle2" component="h2" sx={{ flexGrow: 1 }}>
           Detections
         </Typography>
@@ -120,7 +138,11 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
         <ToolbarButton label="Delete" disabled={off} onClick={() => void report('delete')}>
           <DeleteIcon fontSize="small" />
         </ToolbarButton>
-        <ToolbarButton label="Change placement" disabled={off} onClick={(e) => setMenuAnchor(e.currentTarget)}>
+        <ToolbarButton
+          label="Change placement"
+          disabled={off}
+          onClick={(e) => setMenuAnchor(e.currentTarget)}
+        >
           <PlacementIcon fontSize="small" />
         </ToolbarButton>
         <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>

@@ -30,5 +30,6 @@ export const editorApi = {
   changeAll: (body: DetectionsChangeBody) => http.put<CountAnswer>(API.detectionsChange, { json: body }),
   report: (detectionIds: number[], type: ReportType) =>
     http.put<CountAnswer>(API.detectionsReport, { json: { detectionIds, type } }),
-  patch: (id: number, body: DetectionPatchBody) => request<Detection>('PATCH', API.detection(id), { json: body }),
+  patch: (id: number, body: DetectionPatchBody) =>
+    request<Detection>('PATCH', API.detection(id), { json: body }),
 };

@@ -57,7 +57,14 @@ export default function EditorPage() {
 
   if (videoId === null || videoQuery.isError) return <NoVideo />;
   if (!videoQuery.data || !brands.data || !placements.data) return null;
-  return <Workspace key={videoQuery.data.id} video={videoQuery.data} brands={brands.data} placements={placements.data} />;
+  return (
+    <Workspace
+      key={videoQuery.data.id}
+      video={videoQuery.data}
+      brands={brands.data}
+      placements={placements.data}
+    />
+  );
 }
 
 function NoVideo() {
@@ -96,7 +103,13 @@ function Workspace({ video, brands, placements }: WorkspaceProps) {
           <Paper variant="outlined" sx={{ p: 1.5 }}>
             <Stack
               direction="row"
-              sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mb: 1.5 }}
+              sx={{
+                alignItems: 'center',
+                justifyContent: 'space-between',
+                flexWrap: 'wrap',
+                gap: 1,
+                mb: 1.5,
+              }}
             >
               <PlaybackControls session={session} />
               <ToolsPanel
@@ -117,7 +130,12 @@ function Workspace({ video, brands, placements }: WorkspaceProps) {
               placements={placements}
               tableHeight={detectionTableHeight(videoSize.height)}
             />
-            <NewDetectionsPanel session={session} brands={brands} placements={placements} brandName={brandName} />
+            <NewDetectionsPanel
+              session={session}
+              brands={brands}
+              placements={placements}
+              brandName={brandName}
+            />
           </Stack>
         </Grid>
       </Grid>

@@ -135,7 +135,8 @@ export class EditorSession {
       this.elementListeners.push([type, fn]);
     };
     on('loadedmetadata', () => {
-      if (Number.isFinite(el.duration) && el.duration > 0) this.patchPlayback({ durationMs: el.duration * 1000 });
+      if (Number.isFinite(el.duration) && el.duration > 0)
+        this.patchPlayback({ durationMs: el.duration * 1000 });
       const t = this.editor.model.time;
       if (t > 0) el.currentTime = t / 1000;
     });
@@ -244,9 +245,11 @@ export class EditorSession {
     const el = this.el;
     if (!el) return;
     const ranges: Array<[number, number]> = [];
-    for (let i = 0; i < el.buffered.length; i++) ranges.push([el.buffered.start(i) * 1000, el.buffered.end(i) * 1000]);
+    for (let i = 0; i < el.buffered.length; i++)
+      ranges.push([el.buffered.start(i) * 1000, el.buffered.end(i) * 1000]);
     const prev = this.playback.get().buffered;
-    const same = prev.length === ranges.length && prev.every((r, i) => r[0] === ranges[i][0] && r[1] === ranges[i][1]);
+    const same =
+      prev.length === ranges.length && prev.every((r, i) => r[0] === ranges[i][0] && r[1] === ranges[i][1]);
     if (!same) this.patchPlayback({ buffered: ranges });
   }
 
@@ -461,7 +464,8 @@ export class EditorSession {
       if (shouldResumeAfterInteraction(this.wasPlaying, e)) this.play();
       this.wasPlaying = false;
     });
-    const persist = (e: { id: number; coordinates: Segment[] }) => void this.persistGeometry(e.id, e.coordinates);
+    const persist = (e: { id: number; coordinates: Segment[] }) =>
+      void this.persistGeometry(e.id, e.coordinates);
     on('detectionMoved', persist);
     on('detectionResized', persist);
   }
@@ -475,7 +479,8 @@ export class EditorSession {
     } catch (error) {
       notify.error(formatError(error, 'Error updating detection'));
       const current = this.editor.model.getDetection(id);
-      if (current && before && !this.disposed) this.editor.model.upsertDetections([{ ...current, coordinates: before }]);
+      if (current && before && !this.disposed)
+        this.editor.model.upsertDetections([{ ...current, coordinates: before }]);
     }
   }
 }

@@ -22,7 +22,13 @@ interface IdPickerProps<T extends { id: number }> {
 }
 
 /** A multi-select of records by id; empty means all. */
-export function IdPicker<T extends { id: number }>({ label, options, value, onChange, getLabel }: IdPickerProps<T>) {
+export function IdPicker<T extends { id: number }>({
+  label,
+  options,
+  value,
+  onChange,
+  getLabel,
+}: IdPickerProps<T>) {
   const chosen = options.filter((o) => value.includes(o.id));
   return (
     <Autocomplete
@@ -32,7 +38,9 @@ export function IdPicker<T extends { id: number }>({ label, options, value, onCh
       getOptionLabel={getLabel}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       onChange={(_e, list) => onChange(list.map((o) => o.id))}
-      renderInput={(params) => <TextField {...params} label={label} placeholder={value.length ? '' : 'All'} />}
+      renderInput={(params) => (
+        <TextField {...params} label={label} placeholder={value.length ? '' : 'All'} />
+      )}
     />
   );
 }
@@ -62,11 +70,17 @@ export function FiltersDialog(props: FiltersDialogProps) {
       <DialogTitle id="editor-filters-title">Filters</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          Detections of other brands or placements are hidden, or drawn thin when filtered ones are shown. Empty
-          means all.
+          Detections of other brands or placements are hidden, or drawn thin when filtered ones are shown.
+          Empty means all.
         </DialogContentText>
         <Stack spacing={2}>
-          <IdPicker<Brand> label="Brands" options={props.brands} value={brandIds} onChange={setBrandIds} getLabel={brandLabel} />
+          <IdPicker<Brand>
+            label="Brands"
+            options={props.brands}
+            value={brandIds}
+            onChange={setBrandIds}
+            getLabel={brandLabel}
+          />
           <IdPicker<Placement>
             label="Placements"
             options={props.placements}

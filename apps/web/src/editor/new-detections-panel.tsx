@@ -144,7 +144,11 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
           </MenuItem>
         ))}
       </Menu>
-      <Menu anchorEl={placementAnchor} open={placementAnchor !== null} onClose={() => setPlacementAnchor(null)}>
+      <Menu
+        anchorEl={placementAnchor}
+        open={placementAnchor !== null}
+        onClose={() => setPlacementAnchor(null)}
+      >
         {placements.map((p) => (
           <MenuItem
             key={p.id}
@@ -187,7 +191,11 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
                   <TableCell>{i + 1}</TableCell>
                   <TableCell>{d.brandId === null ? NOT_SET_LABEL : brandName(d.brandId)}</TableCell>
                   <TableCell>
-                    {placement ? <PlacementLabel color={placement.color} name={placement.localized_name} /> : NOT_SET_LABEL}
+                    {placement ? (
+                      <PlacementLabel color={placement.color} name={placement.localized_name} />
+                    ) : (
+                      NOT_SET_LABEL
+                    )}
                   </TableCell>
                 </TableRow>
               );

@@ -17,7 +17,13 @@ import { SPEED_MAX, SPEED_MIN } from '@logo-review/review-canvas';
 import { useStore } from '../state/create-store';
 import type { EditorSession } from './editor-session';
 
-function Control(props: { label: string; hotkey: string; onClick(): void; disabled?: boolean; children: ReactNode }) {
+function Control(props: {
+  label: string;
+  hotkey: string;
+  onClick(): void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
     <Tooltip title={`${props.label} (${props.hotkey})`}>
       <span>
@@ -33,7 +39,11 @@ function Control(props: { label: string; hotkey: string; onClick(): void; disabl
 export function PlaybackControls({ session }: { session: EditorSession }) {
   const { playing, rate } = useStore(session.playback);
   return (
-    <Box role="toolbar" aria-label="Playback" sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap' }}>
+    <Box
+      role="toolbar"
+      aria-label="Playback"
+      sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap' }}
+    >
       <Control label="Previous detection" hotkey="b" onClick={() => session.previousDetection()}>
         <PreviousDetectionIcon />
       </Control>

@@ -73,17 +73,49 @@ export function ProgressBar({ session }: { session: EditorSession }) {
         onClick={onClick}
         onMouseMove={onMove}
         onMouseLeave={() => setHover(null)}
-        sx={{ position: 'relative', flex: 1, height: 24, cursor: 'pointer', display: 'flex', alignItems: 'center' }}
+        sx={{
+          position: 'relative',
+          flex: 1,
+          height: 24,
+          cursor: 'pointer',
+          display: 'flex',
+          alignItems: 'center',
+        }}
       >
-        <Box sx={{ position: 'relative', width: '100%', height: 6, borderRadius: 3, bgcolor: 'grey.300', overflow: 'hidden' }}>
+        <Box
+          sx={{
+            position: 'relative',
+            width: '100%',
+            height: 6,
+            borderRadius: 3,
+            bgcolor: 'grey.300',
+            overflow: 'hidden',
+          }}
+        >
           {buffered.map(([start, end]) => (
             <Box
               key={start}
               data-testid="buffered-range"
-              sx={{ position: 'absolute', top: 0, bottom: 0, left: pct(start), width: pct(end - start), bgcolor: 'grey.500' }}
+              sx={{
+                position: 'absolute',
+                top: 0,
+                bottom: 0,
+                left: pct(start),
+                width: pct(end - start),
+                bgcolor: 'grey.500',
+              }}
             />
           ))}
-          <Box sx={{ position: 'absolute', top: 0, bottom: 0, left: 0, width: pct(time), bgcolor: 'primary.main' }} />
+          <Box
+            sx={{
+              position: 'absolute',
+              top: 0,
+              bottom: 0,
+              left: 0,
+              width: pct(time),
+              bgcolor: 'primary.main',
+            }}
+          />
         </Box>
         {hover && (
           <Box
@@ -108,7 +140,11 @@ export function ProgressBar({ session }: { session: EditorSession }) {
                 sx={{ width: PREVIEW_WIDTH, backgroundRepeat: 'no-repeat', ...sprite }}
               />
             )}
-            <Typography variant="caption" component="div" sx={{ color: '#fff', textAlign: 'center', py: 0.25 }}>
+            <Typography
+              variant="caption"
+              component="div"
+              sx={{ color: '#fff', textAlign: 'center', py: 0.25 }}
+            >
               {formatTimecode(hover.timeMs, session.fps)}
             </Typography>
           </Box>

@@ -52,7 +52,11 @@ export function ToolsPanel({ session, onOpenFilters, onOpenChangeAll }: ToolsPan
   };
 
   return (
-    <Box role="toolbar" aria-label="Tools" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}>
+    <Box
+      role="toolbar"
+      aria-label="Tools"
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}
+    >
       <Tooltip title="Play mode (m): SECONDS steps one second each second">
         <Button
           size="small"
@@ -66,7 +70,12 @@ export function ToolsPanel({ session, onOpenFilters, onOpenChangeAll }: ToolsPan
         </Button>
       </Tooltip>
       <Tooltip title="Filters (f)">
-        <IconButton size="small" aria-label="Filters" onClick={onOpenFilters} color={active ? 'primary' : 'default'}>
+        <IconButton
+          size="small"
+          aria-label="Filters"
+          onClick={onOpenFilters}
+          color={active ? 'primary' : 'default'}
+        >
           <FilterIcon />
         </IconButton>
       </Tooltip>
@@ -87,7 +96,12 @@ export function ToolsPanel({ session, onOpenFilters, onOpenChangeAll }: ToolsPan
       </Tooltip>
       <Tooltip title="Export Excel report">
         <span>
-          <IconButton size="small" aria-label="Export Excel report" disabled={exporting} onClick={() => void exportExcel()}>
+          <IconButton
+            size="small"
+            aria-label="Export Excel report"
+            disabled={exporting}
+            onClick={() => void exportExcel()}
+          >
             <ExcelIcon />
           </IconButton>
         </span>

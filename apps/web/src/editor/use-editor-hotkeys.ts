@@ -36,7 +36,9 @@ export function useEditorHotkeys(session: EditorSession | null, openFilters: () 
         session.scheduleRender();
         return;
       }
-      const action = hotkeyAction(e, () => isTextEntryElement(document.activeElement as HTMLInputElement | null));
+      const action = hotkeyAction(e, () =>
+        isTextEntryElement(document.activeElement as HTMLInputElement | null),
+      );
       if (!action) return;
       e.preventDefault();
       actions[action]();

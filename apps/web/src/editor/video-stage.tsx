@@ -31,7 +31,10 @@ export function VideoStage({ session, onResize }: VideoStageProps) {
   const drawing = session.editor.videoMode === 'NEW_DETECTION';
   const { video } = session;
   // The signed path of the first answer: a refetched video (new signature) must not reload the element.
-  const [source] = useState(() => ({ src: video.video_file, type: videoMimeType(video.file_name || video.video_file) }));
+  const [source] = useState(() => ({
+    src: video.video_file,
+    type: videoMimeType(video.file_name || video.video_file),
+  }));
 
   useLayoutEffect(() => {
     const el = containerRef.current;

@@ -1,0 +1,221 @@
+import { describe, expect, inject, it } from 'vitest';
+import type { Dialog } from 'playwright-core';
+import { API, type VideoTree } from '@logo-review/contract';
+import { ApiClient } from './support/api-client.ts';
+import { uniqueName } from './support/browser.ts';
+import { testVideo } from './support/fixtures.ts';
+import { expectStatus, openSection, useSignedInPage } from './support/session.ts';
+
+const session = useSignedInPage();
+const LEAVE_WARNING =
+  'There are currently active uploads. If you leave, uploading will be canceled. Are you sure you want to continue?';
+
+describe('videos', () => {
+  const folder = uniqueName('Matches');
+  const videoName = uniqueName('Clip');
+
+  it('creates folders and walks them with the breadcrumb', async () => {
+    const page = session.page();
+    await openSection(page, 'Videos');
+    await page.getByRole('button', { name: 'Create New Folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Folder' });
+    expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await dialog.getByLabel(/^Name/).fill(folder);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: `Open folder ${folder}` }).click();
+    const crumbs = page.getByRole('navigation', { name: 'Folder path' });
+    await crumbs.getByText(folder).waitFor();
+    await page.getByText('This folder is empty').waitFor();
+
+    // Six levels deep: the breadcrumb collapses to at most 5 items.
+    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    let tree = await api.call<VideoTree>('GET', API.videos);
+    let parent = tree.folders.find((f) => f.name === folder)!.id;
+    for (let level = 1; level <= 6; level += 1) {
+      tree = await api.call<VideoTree>('POST', API.folder, { name: `Level ${level}`, parent });
+      const find = (list: VideoTree['folders']): number | undefined => {
+        for (const f of list) {
+          if (f.parent === parent && f.name === `Level ${level}`) return f.id;
+          const deeper = find(f.folders);
+          if (deeper) return deeper;
+        }
+        return undefined;
+      };
+      parent = find(tree.folders)!;
+    }
+    await page.goto(`/videos?folder=${parent}`);
+    await crumbs.getByText('Level 6').waitFor();
+    expect(await crumbs.getByRole('listitem').count()).toBeLessThanOrEqual(5);
+    await crumbs.getByRole('button', { name: 'Show path' }).click();
+    await crumbs.getByText('Level 2').waitFor();
+    await crumbs.getByRole('link', { name: folder }).click();
+    await page.getByRole('button', { name: 'Open folder Level 1' }).waitFor();
+  });
+
+  it('refuses to delete a folder that is not empty, with the server detail', async () => {
+    const page = session.page();
+    await page.getByRole('button', { name: 'Delete folder Level 1' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alert').filter({ hasText: /^Bad Request: / }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('uploads a generated video with its entry in Ongoing tasks', async () => {
+    const page = session.page();
+    await page.getByRole('button', { name: 'Upload video' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add video' });
+    await dialog.getByLabel('Video file').setInputFiles(testVideo());
+    expect(await dialog.getByLabel(/^Name/).inputValue()).toBe('testsrc');
+    await dialog.getByLabel(/^Name/).fill(videoName);
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expectStatus(page, `Starting to upload video ${videoName}`);
+    await page.getByRole('button', { name: 'Ongoing tasks' }).click();
+    const panel = page.getByRole('region', { name: 'Ongoing tasks' });
+    await panel.getByText(videoName).waitFor();
+    await panel.getByRole('progressbar', { name: `Upload progress of ${videoName}` }).waitFor();
+    await expectStatus(page, 'Successfully uploaded new video.');
+    await panel.getByText('Uploaded video').waitFor();
+    expect(await panel.getByRole('progressbar', { name: `Upload progress of ${videoName}` }).getAttribute('aria-valuenow')).toBe('100');
+    await panel.getByRole('button', { name: `Dismiss ${videoName}` }).click();
+    await panel.getByText(videoName).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Close ongoing tasks' }).click();
+    await page.getByRole('article', { name: videoName }).waitFor();
+  });
+
+  it('shows details once processed and edits the video', { timeout: 200_000 }, async () => {
+    const page = session.page();
+    const card = page.getByRole('article', { name: videoName });
+    // The list polls while the server analyses the video.
+    await card.getByText('OK', { exact: true }).waitFor({ timeout: 180_000 });
+    await card.getByRole('button', { name: `Show details of ${videoName}` }).click();
+    await card.getByText('Request Hash').waitFor();
+    await card.getByText('0:02').waitFor();
+
+    await card.getByRole('button', { name: `Edit ${videoName}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit video ${videoName}` });
+    await dialog.getByLabel(/^Name/).fill(`${videoName} edited`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('article', { name: `${videoName} edited` }).waitFor();
+  });
+
+  it('searches in the folder', async () => {
+    const page = session.page();
+    const search = page.getByRole('searchbox', { name: 'Search videos' });
+    await search.fill('EDITED');
+    await page.getByRole('article', { name: `${videoName} edited` }).waitFor();
+    await page.getByRole('button', { name: 'Open folder Level 1' }).waitFor({ state: 'detached' });
+    await search.fill('nothing-like-this');
+    await page.getByText('Nothing matches your search').waitFor();
+    await search.fill('');
+  });
+
+  it('exports the Excel report through the wizard', async () => {
+    const page = session.page();
+    const name = `${videoName} edited`;
+    await page.getByRole('button', { name: `Export detections of ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Export detections of ${name}` });
+    expect(await dialog.getByRole('radio', { name: 'Default' }).isChecked()).toBe(true);
+    await dialog.getByRole('radio', { name: 'With tags' }).check();
+    expect(await dialog.getByRole('button', { name: 'Export' }).isDisabled()).toBe(true);
+    await dialog.getByRole('radio', { name: 'Without placement' }).check();
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Export' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`${name}.xlsx`);
+    const stream = await file.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    // An .xlsx file is a zip archive.
+    expect(Buffer.concat(chunks).subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('creates a verification video from the card', async () => {
+    const page = session.page();
+    const name = `${videoName} edited`;
+    await page.getByRole('button', { name: `Create verification video of ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new verification video.' });
+    await dialog.getByLabel(/^Name/).fill(`${name} check`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectStatus(page, `Created new verification video ${name} check.`);
+  });
+
+  it('opens the editor from an OK card and remembers the video', async () => {
+    const page = session.page();
+    const name = `${videoName} edited`;
+    const url = page.url();
+    await page.getByRole('button', { name: `Open ${name} in the editor` }).click();
+    await page.waitForURL('**/editor');
+    await page.getByRole('heading', { level: 1, name: `Editor: ${name}` }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('VIDEO'))).toMatch(/^\d+$/);
+    await page.goto(url);
+  });
+
+  it('warns before leaving the page during an upload', async () => {
+    const page = session.page();
+    // Slow the upload down so it is still running while we try to leave.
+    const cdp = await session.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 4 * 1024,
+    });
+    await page.getByRole('button', { name: 'Upload video' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add video' });
+    // About 100 KB: at 4 KB/s it is still uploading for the whole check.
+    await dialog.getByLabel('Video file').setInputFiles(testVideo(8, 'testsrc-8s.mp4'));
+    await dialog.getByLabel(/^Name/).fill(`${videoName} slow`);
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expectStatus(page, `Starting to upload video ${videoName} slow`);
+
+    // Logging out asks first, with the spec's text. A click that opens a dialog only returns once
+    // the dialog is answered, so the answer is given from the handler.
+    const asked: Array<{ type: string; message: string }> = [];
+    const answer = (d: Dialog) => {
+      asked.push({ type: d.type(), message: d.message() });
+      void d.dismiss();
+    };
+    page.on('dialog', answer);
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toEqual({ type: 'confirm', message: LEAVE_WARNING });
+    expect(new URL(page.url()).pathname).toBe('/videos');
+
+    // Reloading asks through the browser's beforeunload prompt; staying keeps the upload.
+    await page.reload({ timeout: 3000 }).catch(() => undefined);
+    await expect.poll(() => asked.length).toBe(2);
+    expect(asked[1].type).toBe('beforeunload');
+    page.off('dialog', answer);
+    await page.getByRole('button', { name: 'Ongoing tasks' }).click();
+    await page.getByRole('region', { name: 'Ongoing tasks' }).getByText('Uploading video').waitFor();
+    await page.getByRole('button', { name: 'Close ongoing tasks' }).click();
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expectStatus(page, 'Successfully uploaded new video.');
+  });
+
+  it('deletes a video and an empty folder', async () => {
+    const page = session.page();
+    const name = `${videoName} slow`;
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expectStatus(page, 'Successfully deleted video');
+    await page.getByRole('article', { name }).waitFor({ state: 'detached' });
+
+    await page.goto('/videos');
+    await page.getByRole('button', { name: 'Create New Folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Folder' });
+    await dialog.getByLabel(/^Name/).fill(`${folder} empty`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: `Delete folder ${folder} empty` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expectStatus(page, 'Successfully deleted folder');
+    await page.getByRole('article', { name: `Folder ${folder} empty` }).waitFor({ state: 'detached' });
+  });
+});
