@@ -116,7 +116,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
 /** Polls until fn returns a truthy value (jobs run in the background). */
 export async function eventually<T>(
   fn: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
