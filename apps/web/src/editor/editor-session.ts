@@ -8,6 +8,8 @@ import {
   TIME_SAVE_PERIOD_MS,
   WINDOW_CHECK_PERIOD_MS,
   WindowTracker,
+  DEFAULT_WINDOW_POLICY,
+  type WindowPolicy,
   effectiveFps,
   nextFrameTime,
   nextSecondTime,
@@ -44,6 +46,9 @@ export interface PlaybackState {
   loadingDetections: boolean;
 }
 
+/** How often the panels follow the active set while the video element plays (ms). */
+const PLAYING_TABLE_PERIOD_MS = 125;
+
 /** Anything with a `getContext('2d')` we draw on. */
 type Canvas = HTMLCanvasElement;
 
@@ -76,10 +81,16 @@ export class EditorSession {
   private canvas: Canvas | null = null;
   private ctx: CanvasRenderingContext2D | null = null;
   private dpr = 1;
-  private readonly tracker = new WindowTracker();
+  /**
+   * The tracker's policy, kept by reference so a seek can plan with no gap bridging (see checkWindows); every
+   * other check uses the spec's constants unchanged.
+   */
+  private readonly windowPolicy: WindowPolicy = { ...DEFAULT_WINDOW_POLICY };
+  private readonly tracker = new WindowTracker(this.windowPolicy);
   private readonly timers: Array<ReturnType<typeof setInterval>> = [];
   private secondsTimer: ReturnType<typeof setInterval> | null = null;
   private renderQueued = 0;
+  private tableTimer: ReturnType<typeof setTimeout> | null = null;
   private frameCallback = 0;
   private wasPlaying = false;
   private resumeAfterLoad = false;
@@ -179,6 +190,7 @@ export class EditorSession {
     this.abort.abort();
     this.stopSecondsTicker();
     this.timers.forEach(clearInterval);
+    if (this.tableTimer !== null) clearTimeout(this.tableTimer);
     this.unsubscribe.forEach((u) => u());
     if (this.renderQueued) cancelAnimationFrame(this.renderQueued);
     this.attachVideo(null);
@@ -232,7 +244,7 @@ export class EditorSession {
     this.editor.model.setTime(t);
     this.time.set(t);
     this.renderNow();
-    if (seek) this.checkWindows();
+    if (seek) this.checkWindows(true);
   }
 
   // ---- playback -----------------------------------------------------------------------------------
@@ -374,11 +386,21 @@ export class EditorSession {
   /**
    * Runs every 2 s (and after a seek): asks the tracker for the next window and loads it. While a window
    * loads, a playing video pauses and resumes afterwards (spec section 4).
+   *
+   * After a seek (`jump`) the window is planned without bridging the gap behind the new position: bridging
+   * up to 300 s keeps loaded data contiguous while playing, but after a jump it would load minutes of
+   * detections (tens of thousands on a busy match) before the frame the user jumped to can show its own.
+   * The skipped stretch loads later if playback gets there.
    */
-  checkWindows(): void {
+  checkWindows(jump = false): void {
     if (this.disposed) return;
-    const w = this.tracker.next(this.editor.model.time, this.durationMs);
-    if (w) void this.loadWindow(w);
+    if (jump) this.windowPolicy.maxGapMs = 0;
+    try {
+      const w = this.tracker.next(this.editor.model.time, this.durationMs);
+      if (w) void this.loadWindow(w);
+    } finally {
+      this.windowPolicy.maxGapMs = DEFAULT_WINDOW_POLICY.maxGapMs;
+    }
   }
 
   private async loadWindow(w: TimeWindow): Promise<void> {
@@ -445,7 +467,7 @@ export class EditorSession {
       const active = editor.model.activeDetections();
       if (active !== this.lastActive) {
         this.lastActive = active;
-        this.version.set((v) => v + 1);
+        this.bumpForPlayback();
       }
     });
     on('videoModeChanged', () => {
@@ -468,6 +490,23 @@ export class EditorSession {
       void this.persistGeometry(e.id, e.coordinates);
     on('detectionMoved', persist);
     on('detectionResized', persist);
+  }
+
+  /**
+   * While the element plays, the active set changes nearly every frame on a busy video; the tables follow at
+   * most every {@link PLAYING_TABLE_PERIOD_MS} so that re-rendering hundreds of rows never starves the video
+   * and the overlay (which still redraw every frame). Paused, stepping or seeking, they follow at once.
+   */
+  private bumpForPlayback(): void {
+    if (!this.el || this.el.paused) {
+      this.version.set((v) => v + 1);
+      return;
+    }
+    if (this.tableTimer !== null) return;
+    this.tableTimer = setTimeout(() => {
+      this.tableTimer = null;
+      this.version.set((v) => v + 1);
+    }, PLAYING_TABLE_PERIOD_MS);
   }
 
   private async persistGeometry(id: number, coordinates: Segment[]): Promise<void> {

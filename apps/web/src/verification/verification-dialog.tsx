@@ -2,7 +2,7 @@ import { useState } from 'react';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type Video, type VerificationVideo } from '@logo-review/contract';
+import { LIMITS, VIDEO_STATUS, type Video, type VerificationVideo } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { QK } from '../api/query-keys';
 import { verificationApi } from '../api/verification-api';
@@ -81,8 +81,9 @@ function VerificationForm({ target, videos, onClose, onSaved }: Props & { target
         helperText={sorted.length === 0 ? 'Upload a video on the Videos page first.' : undefined}
       >
         {sorted.map((v) => (
-          <MenuItem key={v.id} value={String(v.id)}>
-            {v.name}
+          // Only an analysed video can be rendered with its detections.
+          <MenuItem key={v.id} value={String(v.id)} disabled={v.status !== VIDEO_STATUS.OK && v.id !== editing?.video}>
+            {v.status === VIDEO_STATUS.OK ? v.name : `${v.name} (${v.status.toLowerCase()})`}
           </MenuItem>
         ))}
       </TextField>
