@@ -89,26 +89,12 @@ export function detectInFrame(
     let remaining = list;
     for (let inst = 0; inst < MAX_INSTANCES_PER_EXAMPLE && remaining.length >= opts.minInliers; inst++) {
       const found = fitExample(cv, index, example, remaining, feats.xy, frame, opts);
-      if (!found) break;
-      if (found.hit) {
-        const refined = refine(cv, index, found.hit, found.H, feats, frame, opts);
-        const ex = index.examples[example];
-        const ncc = correlate(frame, refined.H, ex);
-        // A fit resting on keypoints from one part of a flat logo can be tens of pixels off at the
-        // far corners; with enough inliers, let the pixels pull it into place from farther away.
-        const rescue = ncc < opts.minCorrelation && ncc >= 0.2 && refined.hit.inliers >= 10;
-        if (ncc >= opts.minCorrelation || rescue) {
-          const polished = polishCorners(frame, refined.hit.quad, ex, ncc, rescue ? 10 : 40);
-          if (
-            polished.ncc >= opts.minCorrelation &&
-            isConvexClockwise(polished.quad) &&
-            plausible(polished.quad, ex, frame)
-          ) {
-            const score = refined.hit.score * Math.min(1, 0.5 + polished.ncc / 1.4);
-            hits.push({ ...refined.hit, quad: polished.quad, score });
-          }
-        }
-      }
+      // Look for a further instance only after a verified one: the best consensus failing means
+      // what is left is clutter, and RANSAC on clutter is the costliest step of a frame.
+      if (!found?.hit) break;
+      const hit = verify(cv, index, found.hit, found.H, feats, frame, opts);
+      if (!hit) break;
+      hits.push(hit);
       remaining = remaining.filter((_, i) => !found.inlier[i]);
     }
   }
@@ -124,28 +110,40 @@ function fitExample(
   frame: GrayImage,
   opts: DetectorOptions,
 ): { hit: FrameHit | null; H: Float64Array; inlier: boolean[] } | null {
-  const n = list.length;
+  const ex = index.examples[example];
+  const all = new Float32Array(list.length * 4);
+  list.forEach((m, i) => {
+    all[i * 4] = index.xy[m.t * 2];
+    all[i * 4 + 1] = index.xy[m.t * 2 + 1];
+    all[i * 4 + 2] = frameXy[m.q * 2];
+    all[i * 4 + 3] = frameXy[m.q * 2 + 1];
+  });
+  // RANSAC on all matches of a cluttered frame is both slow (full iteration budget) and weak
+  // (a 4-point sample is rarely all inliers); run it on the best similarity consensus instead.
+  const chosen = similarityConsensus(all, Math.hypot(ex.width, ex.height));
+  if (chosen.length < opts.minInliers) return null;
+  const n = chosen.length;
   const src = new Float32Array(n * 2);
   const dst = new Float32Array(n * 2);
-  list.forEach((m, i) => {
-    src[i * 2] = index.xy[m.t * 2];
-    src[i * 2 + 1] = index.xy[m.t * 2 + 1];
-    dst[i * 2] = frameXy[m.q * 2];
-    dst[i * 2 + 1] = frameXy[m.q * 2 + 1];
+  chosen.forEach((k, i) => {
+    src[i * 2] = all[k * 4];
+    src[i * 2 + 1] = all[k * 4 + 1];
+    dst[i * 2] = all[k * 4 + 2];
+    dst[i * 2 + 1] = all[k * 4 + 3];
   });
   const srcMat = cv.matFromArray(n, 1, cv.CV_32FC2, src);
   const dstMat = cv.matFromArray(n, 1, cv.CV_32FC2, dst);
   const mask = new cv.Mat();
   let H: Float64Array | null = null;
-  const inlier: boolean[] = new Array(n).fill(false);
+  const inlier: boolean[] = new Array(list.length).fill(false);
   let count = 0;
   try {
-    const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, opts.ransacThreshold, mask, 2000, 0.995);
+    const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, opts.ransacThreshold, mask, 500, 0.995);
     if (!h.empty() && h.rows === 3) {
       H = Float64Array.from(h.data64F as Float64Array);
       for (let i = 0; i < n; i++) {
         if (mask.data[i]) {
-          inlier[i] = true;
+          inlier[chosen[i]] = true;
           count++;
         }
       }
@@ -166,13 +164,43 @@ function fitExample(
       unique++;
     }
   });
-  const ex = index.examples[example];
   const quad = exampleQuad(H, ex);
-  const ok = unique >= opts.minInliers && plausible(quad, ex, frame) && spread(src, inlier, ex) >= 0.08;
+  const ok = unique >= opts.minInliers && plausible(quad, ex, frame) && spread(all, inlier, ex) >= 0.08;
   if (!ok) return { hit: null, H, inlier };
-  const ratio = count / n;
+  const ratio = count / list.length;
   const score = Math.min(1, Math.max(0, (1 - Math.exp(-(unique - 4) / 10)) * (0.6 + 0.4 * ratio)));
   return { hit: { brand: ex.brand, example, quad, inliers: unique, score }, H, inlier };
+}
+
+/**
+ * Refines a geometric fit (guided matching) and checks it by appearance, polishing the corners;
+ * null when the pixels inside the quad do not look like the example.
+ */
+function verify(
+  cv: Cv,
+  index: DescriptorIndex,
+  hit: FrameHit,
+  H: Float64Array,
+  feats: FeatureSet,
+  frame: GrayImage,
+  opts: DetectorOptions,
+): FrameHit | null {
+  const refined = refine(cv, index, hit, H, feats, frame, opts);
+  const ex = index.examples[hit.example];
+  const ncc = correlate(frame, refined.H, ex);
+  // A fit resting on keypoints from one part of a flat logo can be tens of pixels off at the
+  // far corners; with enough inliers, let the pixels pull it into place from farther away.
+  const rescue = ncc < opts.minCorrelation && ncc >= 0.2 && refined.hit.inliers >= 10;
+  if (ncc < opts.minCorrelation && !rescue) return null;
+  const polished = polishCorners(frame, refined.hit.quad, ex, ncc, rescue ? 10 : 40);
+  if (
+    polished.ncc < opts.minCorrelation ||
+    !isConvexClockwise(polished.quad) ||
+    !plausible(polished.quad, ex, frame)
+  )
+    return null;
+  const score = refined.hit.score * Math.min(1, 0.5 + polished.ncc / 1.4);
+  return { ...refined.hit, quad: polished.quad, score };
 }
 
 /**
@@ -247,7 +275,7 @@ function refine(
     const dstMat = cv.matFromArray(n, 1, cv.CV_32FC2, dst);
     const mask = new cv.Mat();
     try {
-      const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, 2.5, mask, 2000, 0.995);
+      const h = cv.findHomography(srcMat, dstMat, cv.RANSAC, 2.5, mask, 500, 0.995);
       if (h.empty() || h.rows !== 3) {
         h.delete();
         break;
@@ -430,18 +458,57 @@ function frameGrid(feats: FeatureSet): Map<number, number[]> {
   return grid;
 }
 
-/** Share of the example's area covered by the bounding box of the inlier keypoints. */
-function spread(src: Float32Array, inlier: boolean[], ex: { width: number; height: number }): number {
+/**
+ * Cheap gate before OpenCV's RANSAC (the costliest step on cluttered frames): the largest number
+ * of matches that one similarity transform (from 2 random matches, deterministic sampling) maps
+ * within a loose tolerance (a tenth of the logo, as perspective bends it). Clutter rarely agrees.
+ */
+function similarityConsensus(all: Float32Array, diag: number): number[] {
+  const n = all.length / 4;
+  let best: number[] = [];
+  let seed = 12345;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  for (let it = 0; it < 100; it++) {
+    const i = Math.floor(rnd() * n);
+    const j = Math.floor(rnd() * n);
+    if (i === j) continue;
+    const sx = all[j * 4] - all[i * 4];
+    const sy = all[j * 4 + 1] - all[i * 4 + 1];
+    const dx = all[j * 4 + 2] - all[i * 4 + 2];
+    const dy = all[j * 4 + 3] - all[i * 4 + 3];
+    const sl2 = sx * sx + sy * sy;
+    if (sl2 < 0.0025 * diag * diag) continue;
+    // complex ratio (dx + i dy) / (sx + i sy) = scale * rotation
+    const a = (dx * sx + dy * sy) / sl2;
+    const b = (dy * sx - dx * sy) / sl2;
+    const scale = Math.hypot(a, b);
+    if (scale < 1e-3) continue;
+    const tol = Math.max(4, 0.12 * scale * diag);
+    const inl: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const px = all[k * 4] - all[i * 4];
+      const py = all[k * 4 + 1] - all[i * 4 + 1];
+      const qx = all[i * 4 + 2] + a * px - b * py;
+      const qy = all[i * 4 + 3] + b * px + a * py;
+      if (Math.hypot(qx - all[k * 4 + 2], qy - all[k * 4 + 3]) <= tol) inl.push(k);
+    }
+    if (inl.length > best.length) best = inl;
+  }
+  return best;
+}
+
+/** Share of the example's area covered by the bounding box of the inlier keypoints (`all`: sx,sy,dx,dy). */
+function spread(all: Float32Array, inlier: boolean[], ex: { width: number; height: number }): number {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
   inlier.forEach((ok, i) => {
     if (!ok) return;
-    x0 = Math.min(x0, src[i * 2]);
-    x1 = Math.max(x1, src[i * 2]);
-    y0 = Math.min(y0, src[i * 2 + 1]);
-    y1 = Math.max(y1, src[i * 2 + 1]);
+    x0 = Math.min(x0, all[i * 4]);
+    x1 = Math.max(x1, all[i * 4]);
+    y0 = Math.min(y0, all[i * 4 + 1]);
+    y1 = Math.max(y1, all[i * 4 + 1]);
   });
   return ((x1 - x0) * (y1 - y0)) / (ex.width * ex.height);
 }
