@@ -3,7 +3,15 @@ import type { Brand, Placement } from '@logo-review/contract';
 import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
 import { expectStatus, useSignedInPage } from './support/session.ts';
-import { box, editorTestVideo, seedBrands, seedDetections, seedPlacements, still, uploadVideo } from './editor-seed.ts';
+import {
+  box,
+  editorTestVideo,
+  seedBrands,
+  seedDetections,
+  seedPlacements,
+  still,
+  uploadVideo,
+} from './editor-seed.ts';
 import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -21,7 +29,10 @@ describe('editor: new detections', () => {
     api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
     // Created out of order: the Set Brand menu sorts them.
     brands = await seedBrands(api, [`Zeta ${tag}`, `Alpha ${tag}`, `Mango ${tag}`]);
-    placements = await seedPlacements(api, [[`Shirt ${tag}`, '#1e88e5'], [`Banner ${tag}`, '#8e24aa']]);
+    placements = await seedPlacements(api, [
+      [`Shirt ${tag}`, '#1e88e5'],
+      [`Banner ${tag}`, '#8e24aa'],
+    ]);
     const video = await uploadVideo(api, editorTestVideo(), uniqueName('Draft clip'));
     videoId = video.id;
     await seedDetections(api, [still(videoId, brands[0].id, placements[0].id, 0, 5000, box(20, 20, 80, 60))]);
@@ -52,7 +63,11 @@ describe('editor: new detections', () => {
     await session.page().getByRole('img', { name: 'Detection overlay' }).waitFor();
     const table = session.page().getByRole('table', { name: 'New detections' });
     const row = table.getByRole('row').nth(1);
-    expect((await row.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual(['1', 'Not set', 'Not set']);
+    expect((await row.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual([
+      '1',
+      'Not set',
+      'Not set',
+    ]);
     expect(await row.getAttribute('aria-selected')).toBe('true');
     // Not complete yet: no brand, no placement.
     expect(await editor.button('Finish selected new detections').isDisabled()).toBe(true);
@@ -84,7 +99,9 @@ describe('editor: new detections', () => {
 
   it('finishes it: uploaded (POST), removed from the drafts, found through the API', async () => {
     const page = session.page();
-    const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/api/videos/detections/'));
+    const posted = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().includes('/api/videos/detections/'),
+    );
     await editor.button('Finish selected new detections').click();
     expect((await posted).status()).toBe(201);
     await expectStatus(page, 'Uploaded 1 new detection.');
@@ -113,5 +130,32 @@ describe('editor: new detections', () => {
     await table.getByRole('cell', { name: 'Not set' }).first().waitFor();
     await editor.newDetections.getByRole('button', { name: 'Delete' }).click();
     await editor.newDetections.getByText('Draw one with Add new detection').waitFor();
+  });
+
+  it('a manipulation pauses playback and resumes it afterwards, unless something was selected', async () => {
+    const page = session.page();
+    await page.getByRole('button', { name: 'Play mode SECONDS' }).click();
+    await page.getByRole('button', { name: 'Play mode NORMAL' }).waitFor();
+    await editor.button('Previous second').click();
+    await editor.button('Previous second').click();
+    await editor.expectTime('00:00:00:00 / 00:00:10:00');
+    await editor.button('Play').click();
+    await editor.button('Pause').waitFor();
+    // Move the seeded detection (20..100 x 20..80) by its bottom edge: paused while dragging, playing after.
+    const a = await editor.at(60, 80);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(a.x + 10, a.y + 10, { steps: 4 });
+    expect(await page.evaluate(() => document.querySelector('video')!.paused)).toBe(true);
+    const patched = page.waitForResponse((r) => r.request().method() === 'PATCH');
+    await page.mouse.up();
+    expect((await patched).status()).toBe(200);
+    await editor.button('Pause').waitFor();
+    await page.waitForFunction(() => !document.querySelector('video')!.paused);
+    // A marquee that selects it: stays paused.
+    await editor.drag([5, 5], [140, 120]);
+    await editor.button('Play').waitFor();
+    expect(await page.evaluate(() => document.querySelector('video')!.paused)).toBe(true);
+    await page.getByRole('button', { name: 'Play mode NORMAL' }).click();
   });
 });

@@ -3,7 +3,15 @@ import type { Detection } from '@logo-review/contract';
 import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
 import { expectStatus, useSignedInPage } from './support/session.ts';
-import { box, editorTestVideo, seedBrands, seedDetections, seedPlacements, still, uploadVideo } from './editor-seed.ts';
+import {
+  box,
+  editorTestVideo,
+  seedBrands,
+  seedDetections,
+  seedPlacements,
+  still,
+  uploadVideo,
+} from './editor-seed.ts';
 import { EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -93,7 +101,9 @@ describe('editor: hotkeys, playback and storage', () => {
     // A filtered row is not selectable (Playwright refuses a disabled element unless forced).
     await editor.row(C.id).click({ force: true });
     expect(await editor.row(C.id).getAttribute('aria-selected')).toBe('false');
-    expect(await page.getByRole('button', { name: 'Show filtered detections' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      await page.getByRole('button', { name: 'Show filtered detections' }).getAttribute('aria-pressed'),
+    ).toBe('true');
     await key('v');
     await editor.expectListed([A.id]);
     // Clear the filter again.
@@ -172,7 +182,10 @@ describe('editor: hotkeys, playback and storage', () => {
     const preview = page.getByRole('tooltip', { name: 'Preview' });
     await preview.getByText(/^00:00:02:1\d$/).waitFor();
     const thumb = preview.getByTestId('preview-thumbnail');
-    const style = await thumb.evaluate((el) => ({ w: el.clientWidth, bg: getComputedStyle(el).backgroundImage }));
+    const style = await thumb.evaluate((el) => ({
+      w: el.clientWidth,
+      bg: getComputedStyle(el).backgroundImage,
+    }));
     expect(style.w).toBe(160);
     expect(style.bg).toContain('/media/thumbnails/');
     // The sprite is a real image the server serves.

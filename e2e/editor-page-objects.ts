@@ -51,7 +51,9 @@ export class EditorPageObject {
 
   /** Ids listed in the Detections table, in order. */
   async listedIds(): Promise<number[]> {
-    const cells = this.page.getByRole('table', { name: 'Active detections' }).locator('tbody tr td:first-child');
+    const cells = this.page
+      .getByRole('table', { name: 'Active detections' })
+      .locator('tbody tr td:first-child');
     const texts = await cells.allTextContents();
     return texts.map(Number).filter((n) => Number.isInteger(n) && n > 0);
   }
@@ -110,6 +112,14 @@ export class EditorPageObject {
 }
 
 /** Detections of a video overlapping [start, end] ms, straight from the API. */
-export function detectionsInWindow(api: ApiClient, videoId: number, start = 0, end = 3_600_000): Promise<Detection[]> {
-  return api.call<Detection[]>('GET', `${API.detections}?videoId=${videoId}&startTime=${start}&endTime=${end}`);
+export function detectionsInWindow(
+  api: ApiClient,
+  videoId: number,
+  start = 0,
+  end = 3_600_000,
+): Promise<Detection[]> {
+  return api.call<Detection[]>(
+    'GET',
+    `${API.detections}?videoId=${videoId}&startTime=${start}&endTime=${end}`,
+  );
 }

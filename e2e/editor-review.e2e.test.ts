@@ -3,7 +3,15 @@ import type { Detection, Placement } from '@logo-review/contract';
 import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
 import { expectStatus, useSignedInPage } from './support/session.ts';
-import { box, editorTestVideo, seedBrands, seedDetections, seedPlacements, still, uploadVideo } from './editor-seed.ts';
+import {
+  box,
+  editorTestVideo,
+  seedBrands,
+  seedDetections,
+  seedPlacements,
+  still,
+  uploadVideo,
+} from './editor-seed.ts';
 import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -60,7 +68,9 @@ describe('editor: review detections', () => {
     expect(Math.round(overlay.width)).toBe(640);
     expect(Math.round(overlay.height)).toBe(360);
     // Table height = video height - 52 - 16.
-    const table = await page.getByRole('table', { name: 'Active detections' }).evaluate((el) => el.parentElement!.clientHeight);
+    const table = await page
+      .getByRole('table', { name: 'Active detections' })
+      .evaluate((el) => el.parentElement!.clientHeight);
     expect(table).toBe(360 - 52 - 16);
   });
 

@@ -2,7 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { API, VIDEO_STATUS, type Brand, type Detection, type NewDetection, type Placement, type Video, type VideoTree } from '@logo-review/contract';
+import {
+  API,
+  VIDEO_STATUS,
+  type Brand,
+  type Detection,
+  type NewDetection,
+  type Placement,
+  type Video,
+  type VideoTree,
+} from '@logo-review/contract';
 import type { ApiClient } from './support/api-client.ts';
 
 /** Seed data of the editor tests, the screenshots and the in-browser benchmark (all through the real API). */
@@ -15,9 +24,21 @@ export function editorTestVideo(seconds = 10, size = '640x360', fps = 25): strin
   const file = path.join(dir, `editor-${seconds}s-${size}-${fps}.mp4`);
   if (!existsSync(file)) {
     execFileSync('ffmpeg', [
-      '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=${fps}`,
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(fps),
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=${size}:rate=${fps}`,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      String(fps),
       file,
     ]);
   }
@@ -37,7 +58,8 @@ export async function seedBrands(api: ApiClient, names: string[]): Promise<Brand
 }
 
 export async function seedPlacements(api: ApiClient, list: Array<[string, string]>): Promise<Placement[]> {
-  for (const [localized_name, color] of list) await api.call('POST', API.placements, { localized_name, color });
+  for (const [localized_name, color] of list)
+    await api.call('POST', API.placements, { localized_name, color });
   const all = await api.call<Placement[]>('GET', API.placements);
   return list.map(([n]) => all.find((p) => p.localized_name === n)!);
 }
@@ -54,7 +76,12 @@ function findVideo(tree: VideoTree, name: string): Video | undefined {
 }
 
 /** Uploads a video file and waits until the server processed it (status OK). */
-export async function uploadVideo(api: ApiClient, file: string, name: string, timeoutMs = 180_000): Promise<Video> {
+export async function uploadVideo(
+  api: ApiClient,
+  file: string,
+  name: string,
+  timeoutMs = 180_000,
+): Promise<Video> {
   const form = new FormData();
   form.append('name', name);
   form.append('folder', '');
@@ -76,15 +103,31 @@ export function box(x: number, y: number, w: number, h: number): number[] {
 }
 
 /** A detection held still over [begin, end] ms. */
-export function still(video: number, brand: number, placement: number, begin: number, end: number, points: number[]): NewDetection {
-  return { video, brand, placement, time_begin: begin, time_end: end, coordinates: [{ start_time: begin, end_time: end, points }] };
+export function still(
+  video: number,
+  brand: number,
+  placement: number,
+  begin: number,
+  end: number,
+  points: number[],
+): NewDetection {
+  return {
+    video,
+    brand,
+    placement,
+    time_begin: begin,
+    time_end: end,
+    coordinates: [{ start_time: begin, end_time: end, points }],
+  };
 }
 
 /** POSTs detections in chunks the API accepts (1000 per call). */
 export async function seedDetections(api: ApiClient, list: NewDetection[]): Promise<Detection[]> {
   const out: Detection[] = [];
   for (let i = 0; i < list.length; i += 1000) {
-    out.push(...(await api.call<Detection[]>('POST', API.detections, { detections: list.slice(i, i + 1000) })));
+    out.push(
+      ...(await api.call<Detection[]>('POST', API.detections, { detections: list.slice(i, i + 1000) })),
+    );
   }
   return out;
 }

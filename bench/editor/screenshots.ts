@@ -8,7 +8,15 @@ import path from 'node:path';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
 import { startServer } from '../../e2e/support/server-process.ts';
-import { box, editorTestVideo, seedBrands, seedDetections, seedPlacements, still, uploadVideo } from '../../e2e/editor-seed.ts';
+import {
+  box,
+  editorTestVideo,
+  seedBrands,
+  seedDetections,
+  seedPlacements,
+  still,
+  uploadVideo,
+} from '../../e2e/editor-seed.ts';
 
 const outDir = path.resolve(process.argv[2] ?? '/tmp/editor-shots');
 mkdirSync(outDir, { recursive: true });
@@ -24,7 +32,11 @@ try {
   await page.screenshot({ path: path.join(outDir, 'editor-empty.png') });
 
   const brands = await seedBrands(api, ['Adidas', 'Nike', 'Puma', 'Coca-Cola']);
-  const placements = await seedPlacements(api, [['Shirt', '#1e88e5'], ['LED board', '#e53935'], ['Score bug', '#43a047']]);
+  const placements = await seedPlacements(api, [
+    ['Shirt', '#1e88e5'],
+    ['LED board', '#e53935'],
+    ['Score bug', '#43a047'],
+  ]);
   const video = await uploadVideo(api, editorTestVideo(), 'Derby highlights');
   await seedDetections(api, [
     still(video.id, brands[0].id, placements[0].id, 0, 6000, box(60, 50, 140, 80)),
