@@ -40,17 +40,43 @@ function texturedSvg(seed: number, w: number, h: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${body}</svg>`;
 }
 
+const SYLLABLES = ['ka', 'ro', 'vin', 'tel', 'mar', 'zo', 'lux', 'pre', 'sta', 'nor', 'gi', 'fex', 'qua', 'bel', 'tri', 'on', 'dax', 'ul'];
+const FONTS = ['DejaVu Sans', 'Liberation Sans', 'DejaVu Serif', 'Liberation Serif'];
+
+/**
+ * A sponsor-board style wordmark: a made-up brand word in bold capitals, either on its own board
+ * colour (opaque) or as cut-out letters.
+ */
+function wordmarkSvg(seed: number): string {
+  const r = rng(seed);
+  let word = '';
+  while (word.length < 6) word += SYLLABLES[Math.floor(r() * SYLLABLES.length)];
+  word = word.toUpperCase().slice(0, 5 + Math.floor(r() * 5));
+  const font = FONTS[Math.floor(r() * FONTS.length)];
+  const h = 100;
+  const w = Math.round(word.length * 62 + 40);
+  const hue = Math.floor(r() * 360);
+  const board = r() < 0.6;
+  const fg = board ? (r() < 0.5 ? '#ffffff' : `hsl(${(hue + 180) % 360},90%,60%)`) : `hsl(${hue},85%,40%)`;
+  const bg = board ? `<rect width="${w}" height="${h}" fill="hsl(${hue},70%,${20 + Math.floor(r() * 25)}%)"/>` : '';
+  const italic = r() < 0.3 ? ' font-style="italic"' : '';
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${bg}<text x="${w / 2}" y="${h * 0.72}" text-anchor="middle" font-family="${font}" font-weight="bold"${italic} font-size="${h * 0.7}" fill="${fg}">${word}</text></svg>`;
+}
+
 interface SimpleIcon {
   slug: string;
   hex: string;
   svg: string;
 }
 
-/** Builds the catalogue under `dir`: `textured` generated + logohunter + `icons` simple-icons. */
+/**
+ * Builds the catalogue under `dir`: generated textured logos, generated wordmarks, the logohunter
+ * templates, then simple-icons (wide ones count as wordmarks), in that order.
+ */
 export async function buildCatalog(
   dir: string,
   seed: number,
-  counts: { textured: number; icons: number },
+  counts: { textured: number; wordmarks: number; icons: number },
 ): Promise<CatalogLogo[]> {
   await mkdir(dir, { recursive: true });
   const out: CatalogLogo[] = [];
@@ -61,6 +87,11 @@ export async function buildCatalog(
     const file = join(dir, `textured-${i}.svg`);
     await writeFile(file, texturedSvg(seed * 1000 + i, w, h));
     out.push({ name: `textured-${i}`, kind: 'textured', file });
+  }
+  for (let i = 0; i < counts.wordmarks; i++) {
+    const file = join(dir, `wordmark-${i}.svg`);
+    await writeFile(file, wordmarkSvg(seed * 2000 + i));
+    out.push({ name: `wordmark-${i}`, kind: 'wordmark', file });
   }
   const hunter = join(SHARED, 'logos/logohunter/test_brands');
   for (const f of (await readdir(hunter)).sort()) {
@@ -74,7 +105,7 @@ export async function buildCatalog(
   );
   shuffle(icons, r);
   for (const icon of icons) {
-    if (out.filter((l) => l.kind !== 'textured').length >= counts.icons) break;
+    if (out.filter((l) => l.name.startsWith('icon-')).length >= counts.icons) break;
     const file = join(dir, `icon-${icon.slug}.svg`);
     const svg = icon.svg.replace('<svg ', `<svg fill="#${icon.hex}" `);
     await writeFile(file, svg);

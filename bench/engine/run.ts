@@ -47,7 +47,7 @@ const t00 = performance.now();
 await mkdir(join(OUT, 'indexes'), { recursive: true });
 
 // 1. catalogue and brand indexes (activation)
-const catalog = await buildCatalog(join(OUT, 'logos'), seed, { textured: 12, icons: quick ? 60 : 200 });
+const catalog = await buildCatalog(join(OUT, 'logos'), seed, { textured: 12, wordmarks: 10, icons: quick ? 40 : 180 });
 const all = catalog.slice(0, quick ? 60 : 200);
 const accuracyBrands = all.slice(0, 50);
 const kindOf = new Map(all.map((l) => [l.name, l.kind]));
@@ -211,7 +211,7 @@ const loadAtThroughput = loadavg()
   .map((v) => v.toFixed(1))
   .join(' ');
 if (!args['skip-throughput']) {
-  const seconds = quick ? 5 : 10;
+  const seconds = quick ? 6 : 20;
   for (const [res, w, h] of [
     ['720p', 1280, 720],
     ['1080p', 1920, 1080],
@@ -221,6 +221,8 @@ if (!args['skip-throughput']) {
       '-v',
       'error',
       '-y',
+      '-stream_loop',
+      '2',
       '-i',
       join(SHARED, 'footage/seriea-broadcast.mp4'),
       '-t',
