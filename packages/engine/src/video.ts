@@ -31,7 +31,7 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
       '-select_streams',
       'v:0',
       '-show_entries',
-      'stream=width,height,r_frame_rate,avg_frame_rate,nb_frames,duration:format=duration,format_name',
+      'stream=width,height,r_frame_rate,avg_frame_rate,nb_frames,duration:stream_tags=rotate:stream_side_data=rotation:format=duration,format_name',
       '-of',
       'json',
       file,
@@ -48,6 +48,8 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
       avg_frame_rate?: string;
       nb_frames?: string;
       duration?: string;
+      tags?: { rotate?: string };
+      side_data_list?: { rotation?: number }[];
     }[];
     format?: { duration?: string; format_name?: string };
   };
@@ -59,7 +61,14 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
   const duration = Number(s.duration ?? j.format?.duration ?? 0);
   if (!fps || !(duration > 0)) throw new Error(`not a video (no frame rate or duration): ${file}`);
   const frames = Number(s.nb_frames) || Math.round(duration * fps);
-  return { width: s.width, height: s.height, fps, frames, duration };
+  // ffmpeg applies the display rotation when decoding, so report the size of what it outputs.
+  const rot = Number(
+    s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? s.tags?.rotate ?? 0,
+  );
+  const quarter = Math.abs(Math.round(rot / 90)) % 2 === 1;
+  return quarter
+    ? { width: s.height, height: s.width, fps, frames, duration }
+    : { width: s.width, height: s.height, fps, frames, duration };
 }
 
 /** One decoded, sampled, downscaled grey frame. */
