@@ -66,7 +66,10 @@ describe('brands', () => {
     await page.getByRole('button', { name: `Deactivate ${sibling}`, exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
     await expectStatus(page, 'Successufuly deactivated Brand');
-    await page.getByRole('article', { name: `${sibling} LOC (${sibling})` }).getByText('DEACTIVATED').waitFor();
+    await page
+      .getByRole('article', { name: `${sibling} LOC (${sibling})` })
+      .getByText('DEACTIVATED')
+      .waitFor();
   });
 
   it('deletes only after the name is typed (case-insensitive)', async () => {

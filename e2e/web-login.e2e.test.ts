@@ -38,7 +38,10 @@ describe('login', () => {
     await page.getByRole('alert').filter({ hasText: 'Wrong username or password' }).waitFor();
     expect(page.url()).toContain('/login');
     // The error snackbar lasts 5 s.
-    await page.getByRole('alert').filter({ hasText: 'Wrong username or password' }).waitFor({ state: 'detached', timeout: 8000 });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Wrong username or password' })
+      .waitFor({ state: 'detached', timeout: 8000 });
     await context.close();
   });
 
@@ -84,7 +87,10 @@ describe('login', () => {
     await page.getByText('Howdy Ada!').waitFor();
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
-    await page.getByRole('dialog').getByLabel(/^Last Name/).fill('Lovelace');
+    await page
+      .getByRole('dialog')
+      .getByLabel(/^Last Name/)
+      .fill('Lovelace');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await page.getByText('Hello, Ada Lovelace!').waitFor();
 

@@ -32,13 +32,18 @@ describe('placements', () => {
     await dialog.getByRole('textbox', { name: /^Color/ }).fill('#e53935');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectStatus(page, `Successfuly updated placement ${name} v2`);
-    await page.getByRole('article', { name: `${name} v2` }).getByText('#e53935').waitFor();
+    await page
+      .getByRole('article', { name: `${name} v2` })
+      .getByText('#e53935')
+      .waitFor();
   });
 
   it('offers delete only on manual placements and deletes', async () => {
     const page = session.page();
     await page.getByRole('button', { name: 'Clear search' }).click();
-    const automatic = page.getByRole('article').filter({ has: page.getByRole('checkbox', { name: 'Manual', checked: false }) });
+    const automatic = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('checkbox', { name: 'Manual', checked: false }) });
     for (const card of await automatic.all()) {
       expect(await card.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
     }

@@ -37,7 +37,10 @@ describe('projects', () => {
     const card = page.getByRole('article', { name });
     await card.getByText('Line 1').waitFor();
     const brandsLine = await card.getByText('All / Shown brands').textContent();
-    const [all, shown] = brandsLine!.replace(/.*:\s*/, '').split(' / ').map(Number);
+    const [all, shown] = brandsLine!
+      .replace(/.*:\s*/, '')
+      .split(' / ')
+      .map(Number);
     expect(all - shown).toBe(1);
   });
 

@@ -21,7 +21,10 @@ describe('verification videos', () => {
     const video = await api.call<Video>('POST', API.videoCreate, form);
     // Only an analysed video can be verified.
     await expect
-      .poll(async () => (await api.call<Video>('GET', API.video(video.id))).status, { timeout: 180_000, interval: 1000 })
+      .poll(async () => (await api.call<Video>('GET', API.video(video.id))).status, {
+        timeout: 180_000,
+        interval: 1000,
+      })
       .toBe('OK');
 
     const page = session.page();

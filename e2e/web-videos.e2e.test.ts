@@ -56,7 +56,10 @@ describe('videos', () => {
     const page = session.page();
     await page.getByRole('button', { name: 'Delete folder Level 1' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('alert').filter({ hasText: /^Bad Request: / }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Bad Request: / })
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -75,7 +78,11 @@ describe('videos', () => {
     await panel.getByRole('progressbar', { name: `Upload progress of ${videoName}` }).waitFor();
     await expectStatus(page, 'Successfully uploaded new video.');
     await panel.getByText('Uploaded video').waitFor();
-    expect(await panel.getByRole('progressbar', { name: `Upload progress of ${videoName}` }).getAttribute('aria-valuenow')).toBe('100');
+    expect(
+      await panel
+        .getByRole('progressbar', { name: `Upload progress of ${videoName}` })
+        .getAttribute('aria-valuenow'),
+    ).toBe('100');
     await panel.getByRole('button', { name: `Dismiss ${videoName}` }).click();
     await panel.getByText(videoName).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Close ongoing tasks' }).click();

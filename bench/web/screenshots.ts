@@ -68,8 +68,16 @@ async function seed(api: ApiClient) {
     placements: [placements[0].id],
     project: projects[0].id,
   });
-  const tags = await api.call<Array<{ id: number }>>('POST', API.tags, { name: 'Adidas everywhere', brand: brands[2].id });
-  await api.call('PUT', API.tags, { id: tags[tags.length - 1].id, name: 'Old Adidas tag', brand: brands[2].id, archived: true });
+  const tags = await api.call<Array<{ id: number }>>('POST', API.tags, {
+    name: 'Adidas everywhere',
+    brand: brands[2].id,
+  });
+  await api.call('PUT', API.tags, {
+    id: tags[tags.length - 1].id,
+    name: 'Old Adidas tag',
+    brand: brands[2].id,
+    archived: true,
+  });
   const tree = await api.call<VideoTree>('POST', API.folder, { name: 'Matches', parent: null });
   await api.call('POST', API.folder, { name: '2026', parent: tree.folders[0].id });
   const footage = path.resolve(import.meta.dirname, '../../../shared/data/footage/big_buck_bunny.mp4');

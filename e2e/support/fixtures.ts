@@ -11,9 +11,19 @@ export function testVideo(seconds = 2, name = 'testsrc.mp4'): string {
   const file = path.join(dir, name);
   if (!existsSync(file)) {
     execFileSync('ffmpeg', [
-      '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=10`,
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=320x240:rate=10`,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
       file,
     ]);
   }
@@ -26,9 +36,15 @@ export function testLogo(name = 'logo.png', color = 'red'): string {
   const file = path.join(dir, name);
   if (!existsSync(file)) {
     execFileSync('ffmpeg', [
-      '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `testsrc2=size=128x96:duration=1,drawbox=x=20:y=20:w=60:h=40:color=${color}:t=fill`,
-      '-frames:v', '1',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=128x96:duration=1,drawbox=x=20:y=20:w=60:h=40:color=${color}:t=fill`,
+      '-frames:v',
+      '1',
       file,
     ]);
   }

@@ -45,6 +45,9 @@ export async function expectStatus(page: Page, text: string): Promise<void> {
 
 /** Opens a section through the side navigation. */
 export async function openSection(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: label, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: label, exact: true })
+    .click();
   await page.getByRole('heading', { level: 1, name: label.toLowerCase(), exact: true }).waitFor();
 }

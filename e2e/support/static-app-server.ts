@@ -20,10 +20,14 @@ export async function startStaticApp(
       else res.writeHead(502, { 'Content-Type': 'text/html' }).end('<h1>Bad gateway</h1>');
       return;
     }
-    const file = url.pathname.startsWith('/assets/') ? path.join(dist, url.pathname) : path.join(dist, 'index.html');
+    const file = url.pathname.startsWith('/assets/')
+      ? path.join(dist, url.pathname)
+      : path.join(dist, 'index.html');
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+      res
+        .writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' })
+        .end(body);
     } catch {
       res.writeHead(404).end();
     }

@@ -89,7 +89,10 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Home page')).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBe('t0k');
-    expect(fetchMock).toHaveBeenCalledWith('/api/profile/login/', expect.objectContaining({ method: 'POST' }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/profile/login/',
+      expect.objectContaining({ method: 'POST' }),
+    );
   });
 });
 

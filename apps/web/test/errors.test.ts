@@ -5,9 +5,12 @@ import { loginErrorMessage } from '../src/pages/login-errors';
 
 describe('error formatting (spec section 8)', () => {
   it("formats a server answer as '{status text}: {detail}'", () => {
-    expect(formatError(new ApiError(400, 'Bad Request', 'Folder is not empty'), 'Error occurred during deleting folder')).toBe(
-      'Bad Request: Folder is not empty',
-    );
+    expect(
+      formatError(
+        new ApiError(400, 'Bad Request', 'Folder is not empty'),
+        'Error occurred during deleting folder',
+      ),
+    ).toBe('Bad Request: Folder is not empty');
   });
   it('falls back to the standard reason phrase when statusText is empty (HTTP/2)', () => {
     expect(formatError(new ApiError(404, '', 'Not here'), 'x')).toBe('Not Found: Not here');
@@ -28,6 +31,8 @@ describe('error formatting (spec section 8)', () => {
     expect(loginErrorMessage(new ApiError(500, 'Internal Server Error', 'x'))).toBe(
       'Server error occured. Please try again later.',
     );
-    expect(loginErrorMessage(new NetworkError('Failed to fetch'))).toBe('Server is unreachable. Please try again later.');
+    expect(loginErrorMessage(new NetworkError('Failed to fetch'))).toBe(
+      'Server is unreachable. Please try again later.',
+    );
   });
 });

@@ -3,7 +3,9 @@ import { greeting } from '../src/shell/greeting';
 
 describe('greeting', () => {
   it('greets with both names', () => {
-    expect(greeting({ first_name: 'Ada', last_name: 'Lovelace', username: 'ada' })).toBe('Hello, Ada Lovelace!');
+    expect(greeting({ first_name: 'Ada', last_name: 'Lovelace', username: 'ada' })).toBe(
+      'Hello, Ada Lovelace!',
+    );
   });
   it('greets with only the first name', () => {
     expect(greeting({ first_name: 'Ada', last_name: '', username: 'ada' })).toBe('Howdy Ada!');

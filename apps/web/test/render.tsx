@@ -7,7 +7,10 @@ import { createQueryClient } from '../src/api/query-client';
 import { theme } from '../src/theme/theme';
 
 /** Renders a component inside the app's providers at a route. */
-export function renderWithApp(ui: ReactElement, { route = '/under-test', path = '/under-test' }: { route?: string; path?: string } = {}) {
+export function renderWithApp(
+  ui: ReactElement,
+  { route = '/under-test', path = '/under-test' }: { route?: string; path?: string } = {},
+) {
   const queryClient = createQueryClient();
   const result = render(
     <QueryClientProvider client={queryClient}>

@@ -1,4 +1,10 @@
-import { API, type LoginBody, type Profile, type ProfileUpdateBody, type Session } from '@logo-review/contract';
+import {
+  API,
+  type LoginBody,
+  type Profile,
+  type ProfileUpdateBody,
+  type Session,
+} from '@logo-review/contract';
 import { http } from './http-client';
 
 export const profileApi = {

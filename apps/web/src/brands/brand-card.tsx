@@ -40,7 +40,13 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 /** Memoised: with 1,000 brands, typing in the search box must not re-render unchanged cards. */
-export const BrandCard = memo(function BrandCard({ brand, actions }: { brand: Brand; actions: BrandCardActions }) {
+export const BrandCard = memo(function BrandCard({
+  brand,
+  actions,
+}: {
+  brand: Brand;
+  actions: BrandCardActions;
+}) {
   const [expanded, setExpanded] = useState(false);
   const title = brandTitle(brand);
   const deactivated = brand.status === BRAND_STATUS.DEACTIVATED;
@@ -52,7 +58,13 @@ export const BrandCard = memo(function BrandCard({ brand, actions }: { brand: Br
             src={brand.icon_url ?? undefined}
             alt=""
             variant="rounded"
-            sx={{ width: 40, height: 40, bgcolor: 'grey.100', color: 'text.secondary', '& img': { objectFit: 'contain' } }}
+            sx={{
+              width: 40,
+              height: 40,
+              bgcolor: 'grey.100',
+              color: 'text.secondary',
+              '& img': { objectFit: 'contain' },
+            }}
             slotProps={{ img: { loading: 'lazy' } }}
           >
             {brand.name.slice(0, 1).toUpperCase()}
@@ -80,7 +92,11 @@ export const BrandCard = memo(function BrandCard({ brand, actions }: { brand: Br
         >
           <BlockIcon fontSize="small" />
         </IconButton>
-        <IconButton title="Delete" aria-label={`Delete ${brand.name}`} onClick={() => actions.onDelete(brand)}>
+        <IconButton
+          title="Delete"
+          aria-label={`Delete ${brand.name}`}
+          onClick={() => actions.onDelete(brand)}
+        >
           <DeleteIcon fontSize="small" />
         </IconButton>
         <IconButton

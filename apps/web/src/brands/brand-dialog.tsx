@@ -33,11 +33,18 @@ function BrandForm({ brand, onClose }: { brand: Brand | null; onClose(): void })
       brandsApi.save(
         editing
           ? { id: brand.id, localized_name: localizedName.trim(), url: url.trim(), example_logos: files }
-          : { name: name.trim(), localized_name: localizedName.trim(), url: url.trim(), example_logos: files },
+          : {
+              name: name.trim(),
+              localized_name: localizedName.trim(),
+              url: url.trim(),
+              example_logos: files,
+            },
       ),
     onSuccess: ({ updated }) => {
       const brandName = editing ? brand.name : name.trim();
-      notify.success(updated ? `Successfully updated ${brandName}.` : `Successfully add new brand ${brandName}.`);
+      notify.success(
+        updated ? `Successfully updated ${brandName}.` : `Successfully add new brand ${brandName}.`,
+      );
       void queryClient.invalidateQueries({ queryKey: QK.brands });
       onClose();
     },

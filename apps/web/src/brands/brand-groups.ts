@@ -64,7 +64,9 @@ function deletions(key: string): string[] {
   return out;
 }
 
-export function groupBrands<T extends NamedBrand>(brands: readonly T[]): { groups: BrandGroup<T>[]; singles: T[] } {
+export function groupBrands<T extends NamedBrand>(
+  brands: readonly T[],
+): { groups: BrandGroup<T>[]; singles: T[] } {
   const keys = brands.map((b) => foldName(b.name));
   const uf = new UnionFind(brands.length);
 

@@ -19,6 +19,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
 import { PageLayout } from '../components/page-layout';
+import { RenderMore, useRenderBudget } from '../components/progressive-list';
 import { SearchBox } from '../components/search-box';
 import { notify } from '../state/status-store';
 import { BrandCard, type BrandCardActions } from './brand-card';
@@ -42,6 +43,19 @@ export default function BrandsPage() {
     list.push({ title: SINGLE_BRANDS, brands: grouped.singles.filter(keep) });
     return list.filter((s) => s.brands.length > 0);
   }, [grouped, deferredSearch]);
+  const [budget, renderMore] = useRenderBudget(deferredSearch);
+  const matching = sections.reduce((n, s) => n + s.brands.length, 0);
+  // The first `budget` cards in display order; later sections come as the user scrolls.
+  const rendered = useMemo(() => {
+    let left = budget;
+    return sections
+      .map((s) => {
+        const take = Math.max(0, Math.min(left, s.brands.length));
+        left -= take;
+        return { ...s, shown: s.brands.slice(0, take) };
+      })
+      .filter((s) => s.shown.length > 0);
+  }, [sections, budget]);
 
   const refresh = useMutation({
     mutationFn: () => brandsApi.list(true),
@@ -76,6 +90,32 @@ export default function BrandsPage() {
     [],
   );
 
+  // Built only when the (deferred) result changes: a keystroke's urgent render skips the whole grid.
+  const cards = useMemo(
+    () => (
+      <>
+        {rendered.map((section) => (
+          <Box component="section" key={section.title} aria-label={section.title}>
+            <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 1.5 }}>
+              <Typography variant="h6" component="h2">
+                {section.title}
+              </Typography>
+              <Chip size="small" label={section.brands.length} />
+            </Stack>
+            <CardGrid label={`${section.title} brands`}>
+              {section.shown.map((brand) => (
+                <CardCell key={brand.id}>
+                  <BrandCard brand={brand} actions={actions} />
+                </CardCell>
+              ))}
+            </CardGrid>
+          </Box>
+        ))}
+      </>
+    ),
+    [rendered, actions],
+  );
+
   const total = brands.data?.length ?? 0;
   return (
     <PageLayout
@@ -91,7 +131,9 @@ export default function BrandsPage() {
         </Button>
       }
     >
-      {(brands.isLoading || refresh.isPending) && <LinearProgress sx={{ mb: 2 }} aria-label="Loading brands" />}
+      {(brands.isLoading || refresh.isPending) && (
+        <LinearProgress sx={{ mb: 2 }} aria-label="Loading brands" />
+      )}
       {brands.isSuccess && total === 0 && (
         <EmptyState
           icon={<BrandIcon />}
@@ -108,30 +150,9 @@ export default function BrandsPage() {
         <EmptyState title="No brand matches your search" hint="Try another name or clear the search box." />
       )}
       <Stack spacing={4} sx={{ opacity: search !== deferredSearch ? 0.7 : 1, transition: 'opacity 120ms' }}>
-        {sections.map((section) => (
-          <Box
-            component="section"
-            key={section.title}
-            aria-label={section.title}
-            // Off-screen groups skip layout and paint until scrolled to.
-            sx={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 400px' }}
-          >
-            <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 1.5 }}>
-              <Typography variant="h6" component="h2">
-                {section.title}
-              </Typography>
-              <Chip size="small" label={section.brands.length} />
-            </Stack>
-            <CardGrid label={`${section.title} brands`}>
-              {section.brands.map((brand) => (
-                <CardCell key={brand.id}>
-                  <BrandCard brand={brand} actions={actions} />
-                </CardCell>
-              ))}
-            </CardGrid>
-          </Box>
-        ))}
+        {cards}
       </Stack>
+      <RenderMore shown={Math.min(budget, matching)} total={matching} onMore={renderMore} />
       <AddFab label="Add brand" onClick={() => setEditing(null)} />
       <BrandDialog brand={editing} onClose={() => setEditing(undefined)} />
       <ConfirmDialog

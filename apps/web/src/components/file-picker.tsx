@@ -25,7 +25,15 @@ export function mergeFiles(current: File[], picked: File[], multiple: boolean): 
 }
 
 /** A labelled file input shown as a button plus the chosen files as removable chips. */
-export function FilePicker({ label, files, onChange, accept, multiple = false, required, helperText }: Props) {
+export function FilePicker({
+  label,
+  files,
+  onChange,
+  accept,
+  multiple = false,
+  required,
+  helperText,
+}: Props) {
   const id = useId();
   return (
     <Stack spacing={1}>
@@ -56,7 +64,12 @@ export function FilePicker({ label, files, onChange, accept, multiple = false, r
           </Typography>
         )}
         {files.map((f) => (
-          <Chip key={f.name} label={f.name} size="small" onDelete={() => onChange(files.filter((x) => x !== f))} />
+          <Chip
+            key={f.name}
+            label={f.name}
+            size="small"
+            onDelete={() => onChange(files.filter((x) => x !== f))}
+          />
         ))}
       </Stack>
       {helperText && <FormHelperText sx={{ m: 0 }}>{helperText}</FormHelperText>}

@@ -29,7 +29,12 @@ export function MultiPicker({ label, options, value, onChange, placeholder, help
       onChange={(_e, next) => onChange(next.map((o) => o.id))}
       filterSelectedOptions
       renderInput={(params) => (
-        <TextField {...params} label={label} placeholder={selected.length ? undefined : placeholder} helperText={helperText} />
+        <TextField
+          {...params}
+          label={label}
+          placeholder={selected.length ? undefined : placeholder}
+          helperText={helperText}
+        />
       )}
     />
   );

@@ -34,7 +34,12 @@ export default function DashboardPage() {
             <Card>
               <CardActionArea component={RouterLink} to={item.path} sx={{ height: '100%' }}>
                 <CardContent>
-                  <Stack direction="row" spacing={1.5} alignItems="center" sx={{ mb: 1, color: 'primary.main' }}>
+                  <Stack
+                    direction="row"
+                    spacing={1.5}
+                    alignItems="center"
+                    sx={{ mb: 1, color: 'primary.main' }}
+                  >
                     {item.icon}
                     <Typography variant="subtitle1" color="text.primary">
                       {item.label}

@@ -3,7 +3,9 @@ import { ApiError } from '../api/api-error';
 /** Spec section 8: the three login messages. */
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
-    return error.status === 400 ? 'Wrong username or password' : 'Server error occured. Please try again later.';
+    return error.status === 400
+      ? 'Wrong username or password'
+      : 'Server error occured. Please try again later.';
   }
   return 'Server is unreachable. Please try again later.';
 }

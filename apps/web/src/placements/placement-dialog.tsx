@@ -77,7 +77,16 @@ function PlacementForm({ placement, onClose }: { placement: Placement | null; on
           aria-label="Pick color"
           value={colorValid ? color : DEFAULT_PLACEMENT_COLOR}
           onChange={(e: React.ChangeEvent<HTMLInputElement>) => setColor(e.target.value)}
-          sx={{ width: 48, height: 40, p: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'transparent', cursor: 'pointer' }}
+          sx={{
+            width: 48,
+            height: 40,
+            p: 0.5,
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+            bgcolor: 'transparent',
+            cursor: 'pointer',
+          }}
         />
       </Stack>
     </FormDialog>

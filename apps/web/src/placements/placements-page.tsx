@@ -69,7 +69,10 @@ export default function PlacementsPage() {
         />
       )}
       {total > 0 && visible.length === 0 && (
-        <EmptyState title="No placement matches your search" hint="Try another name or clear the search box." />
+        <EmptyState
+          title="No placement matches your search"
+          hint="Try another name or clear the search box."
+        />
       )}
       <CardGrid label="Placements">
         {visible.map((p) => (
@@ -79,31 +82,62 @@ export default function PlacementsPage() {
                 <Stack direction="row" spacing={1.5} alignItems="center" sx={{ mb: 1.5 }}>
                   <Box
                     aria-hidden
-                    sx={{ width: 28, height: 28, borderRadius: 1, bgcolor: p.color, border: 1, borderColor: 'divider', flexShrink: 0 }}
+                    sx={{
+                      width: 28,
+                      height: 28,
+                      borderRadius: 1,
+                      bgcolor: p.color,
+                      border: 1,
+                      borderColor: 'divider',
+                      flexShrink: 0,
+                    }}
                   />
                   <Typography variant="subtitle1" component="h3" noWrap title={p.localized_name}>
                     {p.localized_name}
                   </Typography>
                 </Stack>
                 <Typography variant="body2" color="text.secondary">
-                  Name: <Box component="span" sx={{ color: 'text.primary' }}>{p.localized_name}</Box>
+                  Name:{' '}
+                  <Box component="span" sx={{ color: 'text.primary' }}>
+                    {p.localized_name}
+                  </Box>
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
-                  Color: <Box component="span" sx={{ color: 'text.primary', fontFamily: 'monospace' }}>{p.color}</Box>
+                  Color:{' '}
+                  <Box component="span" sx={{ color: 'text.primary', fontFamily: 'monospace' }}>
+                    {p.color}
+                  </Box>
                 </Typography>
                 <FormControlLabel
                   sx={{ mt: 0.5, ml: -1 }}
-                  control={<Checkbox size="small" checked={p.manual} readOnly disableRipple tabIndex={-1} sx={{ pointerEvents: 'none' }} />}
+                  control={
+                    <Checkbox
+                      size="small"
+                      checked={p.manual}
+                      readOnly
+                      disableRipple
+                      tabIndex={-1}
+                      sx={{ pointerEvents: 'none' }}
+                    />
+                  }
                   label={<Typography variant="body2">Manual</Typography>}
                 />
               </CardContent>
               <CardActions disableSpacing sx={{ pt: 0 }}>
-                <IconButton title="Edit" aria-label={`Edit ${p.localized_name}`} onClick={() => setEditing(p)}>
+                <IconButton
+                  title="Edit"
+                  aria-label={`Edit ${p.localized_name}`}
+                  onClick={() => setEditing(p)}
+                >
                   <EditIcon fontSize="small" />
                 </IconButton>
                 {/* Spec: only manual placements can be deleted. */}
                 {p.manual && (
-                  <IconButton title="Delete" aria-label={`Delete ${p.localized_name}`} onClick={() => setDeleting(p)}>
+                  <IconButton
+                    title="Delete"
+                    aria-label={`Delete ${p.localized_name}`}
+                    onClick={() => setDeleting(p)}
+                  >
                     <DeleteIcon fontSize="small" />
                   </IconButton>
                 )}

@@ -24,7 +24,9 @@ interface Props {
 }
 
 export function ProjectDialog({ project, ...rest }: Props) {
-  return project === undefined ? null : <ProjectForm key={project?.id ?? 'new'} project={project} {...rest} />;
+  return project === undefined ? null : (
+    <ProjectForm key={project?.id ?? 'new'} project={project} {...rest} />
+  );
 }
 
 function ProjectForm({ project, brands, placements, onClose }: Props & { project: Project | null }) {
@@ -51,7 +53,8 @@ function ProjectForm({ project, brands, placements, onClose }: Props & { project
       notify.success(project ? `Updated project ${name.trim()}` : `Created new Project ${name.trim()}`);
       onClose();
     },
-    onError: (error) => notify.error(formatError(error, project ? 'Error updating project' : 'Error creating new project')),
+    onError: (error) =>
+      notify.error(formatError(error, project ? 'Error updating project' : 'Error creating new project')),
   });
   return (
     <FormDialog
@@ -65,7 +68,11 @@ function ProjectForm({ project, brands, placements, onClose }: Props & { project
       }}
       onClose={onClose}
     >
-      <Tabs value={tab} onChange={(_e, v: typeof tab) => setTab(v)} sx={{ borderBottom: 1, borderColor: 'divider', mt: -1 }}>
+      <Tabs
+        value={tab}
+        onChange={(_e, v: typeof tab) => setTab(v)}
+        sx={{ borderBottom: 1, borderColor: 'divider', mt: -1 }}
+      >
         <Tab value="project" label="Project" />
         <Tab value="brand" label="Brand" />
         <Tab value="placement" label="Placement" />

@@ -100,8 +100,7 @@ export default function ProjectsPage() {
                 </Typography>
                 <Stack spacing={0.5}>
                   <Typography variant="body2" color="text.secondary">
-                    All / Shown brands:{' '}
-                    <strong>{shownCount(brands.length, p.filtered_brands.length)}</strong>
+                    All / Shown brands: <strong>{shownCount(brands.length, p.filtered_brands.length)}</strong>
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
                     All / Shown placements:{' '}
@@ -122,7 +121,12 @@ export default function ProjectsPage() {
         ))}
       </CardGrid>
       <AddFab label="Add project" onClick={() => setEditing(null)} />
-      <ProjectDialog project={editing} brands={brands} placements={placements} onClose={() => setEditing(undefined)} />
+      <ProjectDialog
+        project={editing}
+        brands={brands}
+        placements={placements}
+        onClose={() => setEditing(undefined)}
+      />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting?.name ?? ''}?`}

@@ -62,7 +62,10 @@ export function VisibilityList({ noun, items, hidden, onChange, emptyHint }: Pro
       <Typography variant="body2" color="text.secondary">
         {items.length - hidden.size} of {items.length} {noun} shown
       </Typography>
-      <List dense sx={{ maxHeight: 360, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <List
+        dense
+        sx={{ maxHeight: 360, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
+      >
         {visible.map((item) => (
           <ListItem
             key={item.id}

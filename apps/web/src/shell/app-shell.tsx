@@ -105,7 +105,9 @@ export function AppShell() {
               onClick={() => !wide && setMobileOpen(false)}
               sx={{ borderRadius: 2, mb: 0.5 }}
             >
-              <ListItemIcon sx={{ minWidth: 40, color: selected ? 'primary.main' : undefined }}>{item.icon}</ListItemIcon>
+              <ListItemIcon sx={{ minWidth: 40, color: selected ? 'primary.main' : undefined }}>
+                {item.icon}
+              </ListItemIcon>
               <ListItemText primary={item.label} />
             </ListItemButton>
           );
@@ -146,7 +148,12 @@ export function AppShell() {
             {title}
           </Typography>
           {user && (
-            <Typography variant="body2" color="text.secondary" noWrap sx={{ display: { xs: 'none', sm: 'block' } }}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              noWrap
+              sx={{ display: { xs: 'none', sm: 'block' } }}
+            >
               {greeting(user)}
             </Typography>
           )}

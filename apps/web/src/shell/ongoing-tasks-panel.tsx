@@ -21,8 +21,16 @@ export function OngoingTasksPanel({ open, onClose }: Props) {
   const tasks = useStore(uploadStore);
   return (
     <Drawer anchor="right" open={open} onClose={onClose} aria-labelledby="ongoing-tasks-title">
-      <Box sx={{ width: { xs: '100vw', sm: 360 }, maxWidth: '100vw' }} role="region" aria-label="Ongoing tasks">
-        <Stack direction="row" alignItems="center" sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+      <Box
+        sx={{ width: { xs: '100vw', sm: 360 }, maxWidth: '100vw' }}
+        role="region"
+        aria-label="Ongoing tasks"
+      >
+        <Stack
+          direction="row"
+          alignItems="center"
+          sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}
+        >
           <Typography id="ongoing-tasks-title" variant="h6" sx={{ flexGrow: 1 }}>
             Ongoing tasks
           </Typography>

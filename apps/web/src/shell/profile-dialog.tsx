@@ -30,7 +30,11 @@ interface Props {
 /** The profile and organization views share one dialog (spec: shell). */
 export function ProfileDialog({ view, profile, onViewChange, onClose }: Props) {
   return (
-    <Dialog open={view !== null} onClose={onClose} aria-label={view === 'organization' ? 'My organization' : 'Profile'}>
+    <Dialog
+      open={view !== null}
+      onClose={onClose}
+      aria-label={view === 'organization' ? 'My organization' : 'Profile'}
+    >
       <Tabs
         value={view ?? 'profile'}
         onChange={(_e, v: ProfileView) => onViewChange(v)}
@@ -57,7 +61,9 @@ function ProfileForm({ profile, onClose }: { profile: Profile | undefined; onClo
   const [email, setEmail] = useState(profile?.user.email ?? '');
   const save = useMutation({
     mutationFn: () =>
-      profileApi.update({ user: { first_name: firstName.trim(), last_name: lastName.trim(), email: email.trim() } }),
+      profileApi.update({
+        user: { first_name: firstName.trim(), last_name: lastName.trim(), email: email.trim() },
+      }),
     onSuccess: (updated) => {
       queryClient.setQueryData(QK.profile, updated);
       notify.success('Your profile has been updated.');
@@ -76,10 +82,24 @@ function ProfileForm({ profile, onClose }: { profile: Profile | undefined; onClo
     >
       <DialogContent>
         <Stack spacing={2.5}>
-          <TextField label="Username" value={profile?.user.username ?? ''} slotProps={{ input: { readOnly: true } }} />
+          <TextField
+            label="Username"
+            value={profile?.user.username ?? ''}
+            slotProps={{ input: { readOnly: true } }}
+          />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField label="Name" value={firstName} onChange={(e) => setFirstName(e.target.value)} fullWidth />
-            <TextField label="Last Name" value={lastName} onChange={(e) => setLastName(e.target.value)} fullWidth />
+            <TextField
+              label="Name"
+              value={firstName}
+              onChange={(e) => setFirstName(e.target.value)}
+              fullWidth
+            />
+            <TextField
+              label="Last Name"
+              value={lastName}
+              onChange={(e) => setLastName(e.target.value)}
+              fullWidth
+            />
           </Stack>
           <TextField
             label="Email"
@@ -108,7 +128,11 @@ function OrganizationView({ profile, onClose }: { profile: Profile | undefined; 
     <>
       <DialogContent>
         <Stack spacing={2.5} sx={{ pt: 1 }}>
-          <TextField label="Organization" value={profile?.organization.name ?? ''} slotProps={{ input: { readOnly: true } }} />
+          <TextField
+            label="Organization"
+            value={profile?.organization.name ?? ''}
+            slotProps={{ input: { readOnly: true } }}
+          />
           <TextField
             label="API key"
             value={apiKey}
@@ -123,7 +147,9 @@ function OrganizationView({ profile, onClose }: { profile: Profile | undefined; 
                         aria-label="Copy API key"
                         edge="end"
                         onClick={() =>
-                          void navigator.clipboard?.writeText(apiKey).then(() => notify.info('API key copied.'))
+                          void navigator.clipboard
+                            ?.writeText(apiKey)
+                            .then(() => notify.info('API key copied.'))
                         }
                       >
                         <ContentCopyIcon fontSize="small" />

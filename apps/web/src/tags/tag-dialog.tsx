@@ -39,7 +39,12 @@ function TagForm({ tag, brands, placements, projects, onClose }: Props & { tag: 
 
   const save = useMutation({
     mutationFn: () => {
-      const body = { name: name.trim(), brand: brandId!, placements: placementIds, project: valueToProject(project) };
+      const body = {
+        name: name.trim(),
+        brand: brandId!,
+        placements: placementIds,
+        project: valueToProject(project),
+      };
       return tag ? tagsApi.update({ id: tag.id, ...body, archived }) : tagsApi.create(body);
     },
     onSuccess: (list) => {

@@ -25,7 +25,9 @@ interface Props {
 }
 
 export function VerificationDialog({ target, ...rest }: Props) {
-  return target ? <VerificationForm key={target.verification?.id ?? 'new'} target={target} {...rest} /> : null;
+  return target ? (
+    <VerificationForm key={target.verification?.id ?? 'new'} target={target} {...rest} />
+  ) : null;
 }
 
 function VerificationForm({ target, videos, onClose, onSaved }: Props & { target: VerificationTarget }) {
@@ -44,13 +46,14 @@ function VerificationForm({ target, videos, onClose, onSaved }: Props & { target
     onSuccess: (list) => {
       queryClient.setQueryData(QK.verification, list);
       notify.success(
-        editing ? `Updated verification video ${editing.id}.` : `Created new verification video ${name.trim()}.`,
+        editing
+          ? `Updated verification video ${editing.id}.`
+          : `Created new verification video ${name.trim()}.`,
       );
       onSaved?.();
       onClose();
     },
-    onError: (error) =>
-      notify.error(formatError(error, 'Failed to update verification video.')),
+    onError: (error) => notify.error(formatError(error, 'Failed to update verification video.')),
   });
   return (
     <FormDialog
@@ -82,7 +85,11 @@ function VerificationForm({ target, videos, onClose, onSaved }: Props & { target
       >
         {sorted.map((v) => (
           // Only an analysed video can be rendered with its detections.
-          <MenuItem key={v.id} value={String(v.id)} disabled={v.status !== VIDEO_STATUS.OK && v.id !== editing?.video}>
+          <MenuItem
+            key={v.id}
+            value={String(v.id)}
+            disabled={v.status !== VIDEO_STATUS.OK && v.id !== editing?.video}
+          >
             {v.status === VIDEO_STATUS.OK ? v.name : `${v.name} (${v.status.toLowerCase()})`}
           </MenuItem>
         ))}

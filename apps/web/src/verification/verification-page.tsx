@@ -82,7 +82,9 @@ export default function VerificationPage() {
   const total = list.data?.length ?? 0;
 
   return (
-    <PageLayout toolbar={<SearchBox value={search} onChange={setSearch} label="Search verification videos" />}>
+    <PageLayout
+      toolbar={<SearchBox value={search} onChange={setSearch} label="Search verification videos" />}
+    >
       {list.isLoading && <LinearProgress sx={{ mb: 2 }} aria-label="Loading verification videos" />}
       {list.isSuccess && total === 0 && (
         <EmptyState
@@ -102,7 +104,8 @@ export default function VerificationPage() {
       <CardGrid label="Verification videos">
         {visible.map((v) => {
           const url = v.file_path ? verificationUrl(v.file_path) : null;
-          const busy = v.status === VERIFICATION_STATUS.SUBMITTED || v.status === VERIFICATION_STATUS.PROCESSING;
+          const busy =
+            v.status === VERIFICATION_STATUS.SUBMITTED || v.status === VERIFICATION_STATUS.PROCESSING;
           return (
             <CardCell key={v.id}>
               <Card component="article" aria-label={v.name}>
@@ -148,7 +151,11 @@ export default function VerificationPage() {
                   >
                     <OpenIcon fontSize="small" />
                   </IconButton>
-                  <IconButton title="Edit" aria-label={`Edit ${v.name}`} onClick={() => setTarget({ verification: v })}>
+                  <IconButton
+                    title="Edit"
+                    aria-label={`Edit ${v.name}`}
+                    onClick={() => setTarget({ verification: v })}
+                  >
                     <EditIcon fontSize="small" />
                   </IconButton>
                   <IconButton title="Delete" aria-label={`Delete ${v.name}`} onClick={() => setDeleting(v)}>

@@ -62,7 +62,12 @@ function ExportForm({ video, onClose }: { video: Video; onClose(): void }) {
   const placements = usePlacements().data ?? [];
   const tags = useTags().data ?? [];
   // Spec: the default export selects nothing; the default tag and brand lists are empty.
-  const [selection, setSelection] = useState<Selection>({ mode: 'default', tagIds: [], brandIds: [], placementIds: [] });
+  const [selection, setSelection] = useState<Selection>({
+    mode: 'default',
+    tagIds: [],
+    brandIds: [],
+    placementIds: [],
+  });
   const set = (patch: Partial<Selection>) => setSelection((s) => ({ ...s, ...patch }));
   const brandOptions = brands
     .map((b) => ({ id: b.id, label: b.localized_name || b.name }))
@@ -101,7 +106,9 @@ function ExportForm({ video, onClose }: { video: Video; onClose(): void }) {
           options={tagOptions}
           value={selection.tagIds}
           onChange={(tagIds) => set({ tagIds })}
-          helperText={tagOptions.length ? 'Pick at least one tag.' : 'No tags yet: create them on the Tags page.'}
+          helperText={
+            tagOptions.length ? 'Pick at least one tag.' : 'No tags yet: create them on the Tags page.'
+          }
         />
       ) : (
         <MultiPicker

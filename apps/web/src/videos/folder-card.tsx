@@ -13,7 +13,8 @@ import type { Folder } from '@logo-review/contract';
 
 function countLabel(folder: Folder): string {
   const parts = [];
-  if (folder.folders.length) parts.push(`${folder.folders.length} folder${folder.folders.length === 1 ? '' : 's'}`);
+  if (folder.folders.length)
+    parts.push(`${folder.folders.length} folder${folder.folders.length === 1 ? '' : 's'}`);
   parts.push(`${folder.videos.length} video${folder.videos.length === 1 ? '' : 's'}`);
   return parts.join(' · ');
 }
@@ -29,7 +30,11 @@ export const FolderCard = memo(function FolderCard({
 }) {
   return (
     <Card component="article" aria-label={`Folder ${folder.name}`} sx={{ bgcolor: '#f0f4ff' }}>
-      <CardActionArea onClick={() => onOpen(folder)} aria-label={`Open folder ${folder.name}`} sx={{ flexGrow: 1 }}>
+      <CardActionArea
+        onClick={() => onOpen(folder)}
+        aria-label={`Open folder ${folder.name}`}
+        sx={{ flexGrow: 1 }}
+      >
         <CardContent>
           <Stack direction="row" spacing={1.5} alignItems="center" sx={{ minWidth: 0 }}>
             <FolderIcon sx={{ color: '#f4b400', fontSize: 40 }} />
@@ -45,7 +50,11 @@ export const FolderCard = memo(function FolderCard({
         </CardContent>
       </CardActionArea>
       <CardActions disableSpacing sx={{ pt: 0, justifyContent: 'flex-end' }}>
-        <IconButton title="Delete folder" aria-label={`Delete folder ${folder.name}`} onClick={() => onDelete(folder)}>
+        <IconButton
+          title="Delete folder"
+          aria-label={`Delete folder ${folder.name}`}
+          onClick={() => onDelete(folder)}
+        >
           <DeleteIcon fontSize="small" />
         </IconButton>
       </CardActions>

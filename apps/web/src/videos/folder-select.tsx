@@ -25,11 +25,15 @@ interface Props {
 
 /** Spec: the parent (or target) folder is chosen from the folder paths, with '/' as the root. */
 export function FolderSelect({ label, folders, value, onChange, required, excludeId }: Props) {
-  const options = folders
-    .filter((f) => f.id !== excludeId)
-    .sort((a, b) => a.path.localeCompare(b.path));
+  const options = folders.filter((f) => f.id !== excludeId).sort((a, b) => a.path.localeCompare(b.path));
   return (
-    <TextField select label={label} required={required} value={value} onChange={(e) => onChange(e.target.value)}>
+    <TextField
+      select
+      label={label}
+      required={required}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    >
       <MenuItem value={ROOT}>/</MenuItem>
       {options.map((f) => (
         <MenuItem key={f.id} value={String(f.id)}>

@@ -42,7 +42,13 @@ function Detail({ label, value }: { label: string; value: React.ReactNode }) {
 }
 
 /** Memoised: a folder can hold 1,000 videos and search typing must stay smooth. */
-export const VideoCard = memo(function VideoCard({ video, actions }: { video: Video; actions: VideoCardActions }) {
+export const VideoCard = memo(function VideoCard({
+  video,
+  actions,
+}: {
+  video: Video;
+  actions: VideoCardActions;
+}) {
   const [expanded, setExpanded] = useState(false);
   const state = videoState(video.status);
   const ok = state === 'ok';
@@ -86,7 +92,11 @@ export const VideoCard = memo(function VideoCard({ video, actions }: { video: Vi
     </CardContent>
   );
   return (
-    <Card component="article" aria-label={video.name} sx={{ borderColor: state === 'error' ? 'error.light' : undefined }}>
+    <Card
+      component="article"
+      aria-label={video.name}
+      sx={{ borderColor: state === 'error' ? 'error.light' : undefined }}
+    >
       {/* Spec: a video card is clickable only when its status is OK; it opens the editor. */}
       {ok ? (
         <CardActionArea onClick={() => actions.onOpen(video)} aria-label={`Open ${video.name} in the editor`}>
@@ -117,7 +127,11 @@ export const VideoCard = memo(function VideoCard({ video, actions }: { video: Vi
         <IconButton title="Edit" aria-label={`Edit ${video.name}`} onClick={() => actions.onEdit(video)}>
           <EditIcon fontSize="small" />
         </IconButton>
-        <IconButton title="Delete" aria-label={`Delete ${video.name}`} onClick={() => actions.onDelete(video)}>
+        <IconButton
+          title="Delete"
+          aria-label={`Delete ${video.name}`}
+          onClick={() => actions.onDelete(video)}
+        >
           <DeleteIcon fontSize="small" />
         </IconButton>
         <IconButton

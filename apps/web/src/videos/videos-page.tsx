@@ -19,6 +19,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
 import { PageLayout } from '../components/page-layout';
+import { RenderMore, useRenderBudget } from '../components/progressive-list';
 import { SearchBox } from '../components/search-box';
 import { AddFab } from '../components/add-fab';
 import { selectVideo } from '../state/selected-video';
@@ -62,13 +63,20 @@ export default function VideosPage() {
   const allVideos = useMemo(() => flattenVideos(tree.data), [tree.data]);
   const here = current ?? (tree.data ? { folders: tree.data.folders, videos: tree.data.videos } : undefined);
   const folders = useMemo(
-    () => (here?.folders ?? []).filter((f) => matchesSearch(deferred, f.name)).sort((a, b) => a.name.localeCompare(b.name)),
+    () =>
+      (here?.folders ?? [])
+        .filter((f) => matchesSearch(deferred, f.name))
+        .sort((a, b) => a.name.localeCompare(b.name)),
     [here, deferred],
   );
   const videos = useMemo(
     () => (here?.videos ?? []).filter((v) => matchesSearch(deferred, v.name)),
     [here, deferred],
   );
+
+  // Folders are few and always shown; a folder's videos render in steps (1,000 in one folder is real).
+  const [budget, renderMore] = useRenderBudget(`${folderId}|${deferred}`);
+  const shownVideos = useMemo(() => videos.slice(0, budget), [videos, budget]);
 
   const openFolder = useCallback(
     (f: Folder | null) => {
@@ -92,6 +100,25 @@ export default function VideosPage() {
     [navigate],
   );
 
+  // Built only when the (deferred) result changes: a keystroke's urgent render skips the grid.
+  const cards = useMemo(
+    () => (
+      <>
+        {folders.map((f) => (
+          <CardCell key={`f${f.id}`}>
+            <FolderCard folder={f} onOpen={openFolder} onDelete={onDeleteFolder} />
+          </CardCell>
+        ))}
+        {shownVideos.map((v) => (
+          <CardCell key={`v${v.id}`}>
+            <VideoCard video={v} actions={actions} />
+          </CardCell>
+        ))}
+      </>
+    ),
+    [folders, shownVideos, openFolder, onDeleteFolder, actions],
+  );
+
   const remove = useMutation({
     mutationFn: async (target: Deleting) => {
       if (target.kind === 'video') await videosApi.remove(target.video.id);
@@ -106,7 +133,9 @@ export default function VideosPage() {
       notify.error(
         formatError(
           error,
-          target.kind === 'video' ? 'Error occurred during deleting video' : 'Error occurred during deleting folder',
+          target.kind === 'video'
+            ? 'Error occurred during deleting video'
+            : 'Error occurred during deleting folder',
         ),
       ),
   });
@@ -133,7 +162,13 @@ export default function VideosPage() {
                   {f.name}
                 </Typography>
               ) : (
-                <Link key={f.id} component={RouterLink} to={`/videos?folder=${f.id}`} underline="hover" color="inherit">
+                <Link
+                  key={f.id}
+                  component={RouterLink}
+                  to={`/videos?folder=${f.id}`}
+                  underline="hover"
+                  color="inherit"
+                >
                   {f.name}
                 </Link>
               ),
@@ -143,7 +178,13 @@ export default function VideosPage() {
         </Stack>
       }
       actions={
-        <Button variant="contained" startIcon={<UploadIcon />} onClick={() => setAddOpen(true)} sx={{ alignSelf: 'flex-end' }}>
+        // On a narrow window the floating button takes over, so the toolbar stays compact.
+        <Button
+          variant="contained"
+          startIcon={<UploadIcon />}
+          onClick={() => setAddOpen(true)}
+          sx={{ alignSelf: 'flex-end', display: { xs: 'none', sm: 'inline-flex' } }}
+        >
           Upload video
         </Button>
       }
@@ -166,17 +207,9 @@ export default function VideosPage() {
               <CardCell>
                 <CreateFolderCard onClick={() => setFolderDialog(true)} />
               </CardCell>
-              {folders.map((f) => (
-                <CardCell key={`f${f.id}`}>
-                  <FolderCard folder={f} onOpen={openFolder} onDelete={onDeleteFolder} />
-                </CardCell>
-              ))}
-              {videos.map((v) => (
-                <CardCell key={`v${v.id}`}>
-                  <VideoCard video={v} actions={actions} />
-                </CardCell>
-              ))}
+              {cards}
             </CardGrid>
+            <RenderMore shown={shownVideos.length} total={videos.length} onMore={renderMore} />
             {empty && (
               <EmptyState
                 title={current ? 'This folder is empty' : 'No videos yet'}
@@ -189,7 +222,10 @@ export default function VideosPage() {
               />
             )}
             {nothingFound && (
-              <EmptyState title="Nothing matches your search" hint="Try another name, or look in another folder." />
+              <EmptyState
+                title="Nothing matches your search"
+                hint="Try another name, or look in another folder."
+              />
             )}
           </Stack>
         )
@@ -210,13 +246,20 @@ export default function VideosPage() {
         currentFolder={current?.id ?? null}
         onClose={() => setAddOpen(false)}
       />
-      <VideoEditDialog video={editing} folders={allFolders} projects={projects} onClose={() => setEditing(null)} />
+      <VideoEditDialog
+        video={editing}
+        folders={allFolders}
+        projects={projects}
+        onClose={() => setEditing(null)}
+      />
       <ExportWizard video={exporting} onClose={() => setExporting(null)} />
       <VerificationDialog target={verifying} videos={allVideos} onClose={() => setVerifying(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={
-          deleting?.kind === 'folder' ? `Delete folder ${deleting.folder.name}?` : `Delete ${deleting?.video.name ?? ''}?`
+          deleting?.kind === 'folder'
+            ? `Delete folder ${deleting.folder.name}?`
+            : `Delete ${deleting?.video.name ?? ''}?`
         }
         message={
           deleting?.kind === 'folder'
