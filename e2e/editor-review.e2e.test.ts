@@ -54,6 +54,30 @@ describe('editor: review detections', () => {
     editor = new EditorPageObject(session.page());
   });
 
+  it("shows 'There is no selected video...' without a video, and 'Loading Editor.' while the editor loads", async () => {
+    const page = session.page();
+    await page.evaluate(() => localStorage.removeItem('VIDEO'));
+    await page.goto('/editor');
+    await page.getByText('There is no selected video. Please select a video from video list.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'editor', exact: true }).waitFor();
+
+    // Hold the video's answer: the full overlay reads 'Loading Editor.' until it arrives.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const isVideoCall = (url: URL) => url.pathname === `/api/videos/${videoId}/`;
+    await page.route(isVideoCall, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.evaluate((id) => localStorage.setItem('VIDEO', String(id)), videoId);
+    await page.goto('/editor');
+    await page.getByRole('progressbar', { name: 'Loading Editor.' }).waitFor();
+    release();
+    await page.getByRole('progressbar', { name: 'Loading Editor.' }).waitFor({ state: 'hidden' });
+    await editor.overlay.waitFor();
+    await page.unroute(isVideoCall);
+  });
+
   it('opens the video with its detections, title and time display', async () => {
     const page = session.page();
     await editor.open(videoId, 0);
@@ -207,5 +231,24 @@ describe('editor: review detections', () => {
     expect(all.find((d) => d.id === B.id)!.placement.id).toBe(placements[1].id);
     expect(all.find((d) => d.id === D.id)!.placement.id).toBe(placements[1].id);
     expect(all.find((d) => d.id === A.id)!.placement.id).toBe(placements[0].id);
+  });
+
+  it('exports the Excel report of the video', async () => {
+    const page = session.page();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Excel report' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`${videoName}.xlsx`);
+    const bytes = await file.createReadStream().then(
+      (stream) =>
+        new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => resolve(Buffer.concat(chunks)));
+          stream.on('error', reject);
+        }),
+    );
+    // An xlsx file is a zip archive.
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
   });
 });

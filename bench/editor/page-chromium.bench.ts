@@ -11,9 +11,12 @@
  *    first pass also loads every detection window (the data itself is kept by design); the second pass shows
  *    whether playback itself grows memory.
  *
- * Run: node --import tsx bench/editor/page-chromium.bench.ts [seeks=30]
+ * Run: node --import tsx bench/editor/page-chromium.bench.ts [seeks=30] [--postgres]
+ * --postgres runs the server on a fresh database of the local PostgreSQL (127.0.0.1:5432) instead of the
+ * embedded one.
  * Needs the built web app (npm run build -w @logo-review/web). Starts its own server (fresh data folder).
  */
+import { execFileSync } from 'node:child_process';
 import type { CDPSession, Page } from 'playwright-core';
 import type { NewDetection } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
@@ -35,7 +38,9 @@ declare global {
   }
 }
 
-const SEEKS = Number(process.argv[2] ?? 30);
+const args = process.argv.slice(2);
+const POSTGRES = args.includes('--postgres');
+const SEEKS = Number(args.find((a) => /^\d+$/.test(a)) ?? 30);
 const DURATION_MS = 600_000;
 const FPS = 25;
 const COUNT = 50_000;
@@ -71,7 +76,12 @@ async function playThrough(page: Page): Promise<number> {
   return (Date.now() - t0) / 1000;
 }
 
-const server = await startServer();
+const dbName = `editor_bench_${Date.now()}`;
+if (POSTGRES) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', dbName]);
+const server = await startServer(
+  POSTGRES ? { env: { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}` } } : {},
+);
+console.log(`database: ${POSTGRES ? 'PostgreSQL (local)' : 'embedded (PGlite)'}`);
 const browser = await launchBrowser();
 try {
   const api = await ApiClient.login(server.baseURL, server.username, server.password);
@@ -132,12 +142,14 @@ try {
   const rnd = lcg(11);
   const seekMs: number[] = [];
   const sizes: number[] = [];
+  const requestTimes: number[] = [];
+  const requestBytes: number[] = [];
   for (let i = 0; i < SEEKS; i++) {
     const second = 5 + Math.floor(rnd() * 590);
     // A progress-bar pixel is about a second here: the click may land a second off; the page reads where it landed.
     const expected: Record<number, string> = {};
     for (const s of [second - 1, second, second + 1]) expected[s] = activeAt(s * 1000);
-    const { ms, landed } = await page.evaluate(
+    const { ms, landed, requestMs, bytes } = await page.evaluate(
       async ({ second, expected, duration }) => {
         const bar = document.querySelector('[role="slider"][aria-label="Video progress"]')!;
         const r = bar.getBoundingClientRect();
@@ -150,6 +162,7 @@ try {
             .filter((n) => n > 0)
             .sort((a, b) => a - b)
             .join(',');
+        performance.clearResourceTimings();
         const t0 = performance.now();
         bar.dispatchEvent(
           new MouseEvent('click', { bubbles: true, clientX: x, clientY: r.top + r.height / 2 }),
@@ -157,8 +170,17 @@ try {
         for (;;) {
           await new Promise((resolve) => requestAnimationFrame(resolve));
           const landed = Number(bar.getAttribute('aria-valuenow'));
-          if (ids() === expected[landed]) return { ms: performance.now() - t0, landed };
-          if (performance.now() - t0 > 10_000) return { ms: -1, landed };
+          if (ids() === expected[landed]) {
+            const ms = performance.now() - t0;
+            // The window request's own time (request start to last byte) and size, from Resource Timing.
+            const calls = performance
+              .getEntriesByType('resource')
+              .filter((e) => e.name.includes('/api/videos/detections/')) as PerformanceResourceTiming[];
+            const requestMs = calls.reduce((sum, e) => sum + (e.responseEnd - e.startTime), 0);
+            const bytes = calls.reduce((sum, e) => sum + e.decodedBodySize, 0);
+            return { ms, landed, requestMs, bytes };
+          }
+          if (performance.now() - t0 > 10_000) return { ms: -1, landed, requestMs: 0, bytes: 0 };
         }
       },
       { second, expected, duration: DURATION_MS },
@@ -168,10 +190,16 @@ try {
         `seek to ${landed} s: table shows [${(await listedIds(page)).slice(0, 80)}...], expected [${(expected[landed] ?? '?').slice(0, 80)}...]`,
       );
     seekMs.push(ms);
+    requestTimes.push(requestMs);
+    requestBytes.push(bytes);
     sizes.push(expected[landed].split(',').length);
   }
   console.log(
     `seek to a random second until the table lists the right ${percentile(sizes, 50)} (median) detections: ${stats(seekMs)}`,
+  );
+
+  console.log(
+    `  of which the window request (request start to last byte, ${f(percentile(requestBytes, 50) / 1e6)} MB JSON median): ${stats(requestTimes)}`,
   );
 
   // ---- 2 and 3. playback at 6x -------------------------------------------------------------------------------
@@ -230,4 +258,5 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  if (POSTGRES) execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--if-exists', dbName]);
 }
