@@ -6,7 +6,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import BrandIcon from '@mui/icons-material/LocalOfferOutlined';
+import BrandIcon from '@mui/icons-material/BrandingWatermarkOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Brand } from '@logo-review/contract';
 import { brandsApi } from '../api/brands-api';

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -23,10 +23,13 @@ interface Props {
 
 /** A confirmation dialog; for irreversible deletes it asks for the record's name. */
 export function ConfirmDialog(props: Props) {
+  // While the dialog fades out its record is already gone; keep showing the last texts.
+  const last = useRef(props);
+  if (props.open) last.current = props;
+  const shown = props.open ? props : { ...last.current, open: false, busy: true };
   return (
     <Dialog open={props.open} onClose={props.onClose} maxWidth="xs" aria-labelledby="confirm-dialog-title">
-      {/* Keyed on open so the typed name starts empty every time. */}
-      {props.open && <ConfirmBody {...props} />}
+      <ConfirmBody key={String(props.open)} {...shown} />
     </Dialog>
   );
 }

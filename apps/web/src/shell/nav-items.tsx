@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import DashboardIcon from '@mui/icons-material/DashboardOutlined';
-import BrandIcon from '@mui/icons-material/LocalOfferOutlined';
+import BrandIcon from '@mui/icons-material/BrandingWatermarkOutlined';
 import PlacementIcon from '@mui/icons-material/PlaceOutlined';
 import VideoIcon from '@mui/icons-material/VideoLibraryOutlined';
 import VerifiedIcon from '@mui/icons-material/VerifiedOutlined';
