@@ -61,6 +61,12 @@ describe('brands', () => {
     await card.getByText('No data').waitFor();
   });
 
+  it('checks for new brand data', async () => {
+    const page = session.page();
+    await page.getByRole('button', { name: 'Check for new brand data' }).click();
+    await expectStatus(page, 'Checked for new brand data and updated.');
+  });
+
   it('deactivates', async () => {
     const page = session.page();
     await page.getByRole('button', { name: `Deactivate ${sibling}`, exact: true }).click();

@@ -29,6 +29,59 @@ async function shootAll(page: Page, phase: string) {
   }
 }
 
+/** Dialogs and panels, opened the way a user would. */
+async function shootDialogs(page: Page) {
+  const open: Array<[string, string, (p: Page) => Promise<void>]> = [
+    ['/brands', 'brand-dialog', (p) => p.getByRole('button', { name: 'Add brand' }).first().click()],
+    ['/brands', 'brand-delete', (p) => p.getByRole('button', { name: /^Delete / }).first().click()],
+    ['/brands', 'brand-expanded', (p) => p.getByRole('button', { name: /^Show logos of / }).first().click()],
+    ['/placements', 'placement-dialog', (p) => p.getByRole('button', { name: 'Add placement' }).first().click()],
+    ['/videos', 'video-dialog', (p) => p.getByRole('button', { name: /Upload video|Add video/ }).first().click()],
+    ['/videos', 'folder-dialog', (p) => p.getByRole('button', { name: 'Create New Folder' }).click()],
+    ['/videos', 'export-wizard', (p) => p.getByRole('button', { name: /^Export detections of / }).first().click()],
+    ['/videos', 'video-expanded', (p) => p.getByRole('button', { name: /^Show details of / }).first().click()],
+    ['/projects', 'project-dialog', (p) => p.getByRole('button', { name: /^Edit / }).first().click()],
+    [
+      '/projects',
+      'project-dialog-brands',
+      async (p) => {
+        await p.getByRole('button', { name: /^Edit / }).first().click();
+        await p.getByRole('tab', { name: 'Brand' }).click();
+      },
+    ],
+    ['/tags', 'tag-dialog', (p) => p.getByRole('button', { name: /^Edit / }).first().click()],
+    ['/verification', 'verification-dialog', (p) => p.getByRole('button', { name: 'Add verification video' }).first().click()],
+    [
+      '/',
+      'profile-dialog',
+      async (p) => {
+        await p.getByRole('button', { name: 'Profile menu' }).click();
+        await p.getByRole('menuitem', { name: 'Profile' }).click();
+      },
+    ],
+    [
+      '/',
+      'organization-dialog',
+      async (p) => {
+        await p.getByRole('button', { name: 'Profile menu' }).click();
+        await p.getByRole('menuitem', { name: 'My organization' }).click();
+      },
+    ],
+    ['/', 'ongoing-tasks', (p) => p.getByRole('button', { name: 'Ongoing tasks' }).click()],
+    ['/', 'drawer-toggled', (p) => p.getByRole('button', { name: /navigation$/ }).click()],
+  ];
+  for (const [vpName, vp] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(vp);
+    for (const [route, name, action] of open) {
+      await page.goto(route);
+      await page.waitForLoadState('networkidle');
+      await action(page);
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(outDir, `dialog-${vpName}-${name}.png`) });
+    }
+  }
+}
+
 async function seed(api: ApiClient) {
   const logoDir = path.resolve(import.meta.dirname, '../../../shared/data/logos/logohunter/test_brands');
   const names = ['Nike', 'Nike Football', 'Adidas', 'Addidas Originals', 'Puma', 'Lexus', 'Duff', 'Aldi'];
@@ -107,6 +160,7 @@ async function main() {
     await seed(await ApiClient.login(baseURL, username, password));
     await page.waitForTimeout(8000);
     await shootAll(page, 'filled');
+    await shootDialogs(page);
     console.log(`screenshots in ${outDir}`);
   } finally {
     await browser.close();
