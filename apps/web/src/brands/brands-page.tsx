@@ -102,7 +102,7 @@ export default function BrandsPage() {
               </Typography>
               <Chip size="small" label={section.brands.length} />
             </Stack>
-            <CardGrid label={`${section.title} brands`}>
+            <CardGrid label={`${section.title} brands`} expandable>
               {section.shown.map((brand) => (
                 <CardCell key={brand.id}>
                   <BrandCard brand={brand} actions={actions} />

@@ -28,13 +28,19 @@ export interface VideoCardActions {
   onDelete(video: Video): void;
 }
 
-function Detail({ label, value }: { label: string; value: React.ReactNode }) {
+function Detail({ label, value, mono }: { label: string; value: string; mono?: boolean }) {
   return (
-    <Stack direction="row" spacing={1} justifyContent="space-between" sx={{ py: 0.25 }}>
+    <Stack direction="row" spacing={1} justifyContent="space-between" sx={{ py: 0.25, minWidth: 0 }}>
       <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
         {label}
       </Typography>
-      <Typography variant="body2" sx={{ textAlign: 'right', wordBreak: 'break-all' }}>
+      {/* Long values (hashes, reasons) stay on one line; the full text is in the tooltip. */}
+      <Typography
+        variant="body2"
+        noWrap
+        title={value}
+        sx={{ textAlign: 'right', minWidth: 0, fontFamily: mono ? 'monospace' : undefined }}
+      >
         {value}
       </Typography>
     </Stack>
@@ -150,7 +156,7 @@ export const VideoCard = memo(function VideoCard({
           <Detail label="Status" value={video.status} />
           <Detail label="Status Reason" value={video.status_reason || '-'} />
           <Detail label="Progress" value={`${Math.round(video.progress)}%`} />
-          <Detail label="Request Hash" value={video.request_hash || '-'} />
+          <Detail label="Request Hash" value={video.request_hash || '-'} mono />
           <Detail label="Duration" value={formatDuration(video.frames, video.fps)} />
         </CardContent>
       </Collapse>

@@ -203,7 +203,7 @@ export default function VideosPage() {
       ) : (
         tree.isSuccess && (
           <Stack spacing={3}>
-            <CardGrid label="Folders and videos">
+            <CardGrid label="Folders and videos" expandable>
               <CardCell>
                 <CreateFolderCard onClick={() => setFolderDialog(true)} />
               </CardCell>
