@@ -5,7 +5,7 @@ import { loadLogo, logoToGray } from './image-io.ts';
 import { getCv } from './opencv.ts';
 
 /** Format/algorithm version of a brand index; part of {@link BrandIndex.version}. */
-export const INDEX_FORMAT = 'orb1';
+export const INDEX_FORMAT = 'orb2';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -45,6 +45,8 @@ export interface BrandIndex {
   exampleOf: Uint16Array;
   /** x, y per keypoint in the example's normalised pixels. */
   xy: Float32Array;
+  /** keypoint size (example pixels) and orientation (degrees) per keypoint */
+  sa: Float32Array;
   /** 32-byte ORB descriptor per keypoint. */
   desc: Uint8Array;
 }
@@ -70,7 +72,7 @@ export async function buildBrandIndex(
   const cv = await getCv();
   const hash = createHash('sha256').update(INDEX_FORMAT);
   const examples: IndexedExample[] = [];
-  const parts: { ex: number; xy: Float32Array; desc: Uint8Array; count: number }[] = [];
+  const parts: { ex: number; xy: Float32Array; sa: Float32Array; desc: Uint8Array; count: number }[] = [];
   const total = brand.examples.length;
   opts.onProgress?.(0, total);
   for (const [i, example] of brand.examples.entries()) {
@@ -109,12 +111,15 @@ export async function buildBrandIndex(
         const sx = logo.width / (gray.width - 2 * PAD);
         const sy = logo.height / (gray.height - 2 * PAD);
         const xy = new Float32Array(f.count * 2);
+        const sa = new Float32Array(f.count * 2);
         for (let k = 0; k < f.count; k++) {
           // pixel-centre convention on both sides of the resize
           xy[k * 2] = (f.xy[k * 2] - PAD + 0.5) * sx - 0.5;
           xy[k * 2 + 1] = (f.xy[k * 2 + 1] - PAD + 0.5) * sy - 0.5;
+          sa[k * 2] = f.size[k] * sx;
+          sa[k * 2 + 1] = f.angle[k];
         }
-        parts.push({ ex: exIdx, xy, desc: f.desc, count: f.count });
+        parts.push({ ex: exIdx, xy, sa, desc: f.desc, count: f.count });
       }
     }
     opts.onProgress?.(i + 1, total);
@@ -122,11 +127,13 @@ export async function buildBrandIndex(
   const count = parts.reduce((n, p) => n + p.count, 0);
   const exampleOf = new Uint16Array(count);
   const xy = new Float32Array(count * 2);
+  const sa = new Float32Array(count * 2);
   const desc = new Uint8Array(count * 32);
   let o = 0;
   for (const p of parts) {
     exampleOf.fill(p.ex, o, o + p.count);
     xy.set(p.xy, o * 2);
+    sa.set(p.sa, o * 2);
     desc.set(p.desc, o * 32);
     o += p.count;
   }
@@ -138,6 +145,7 @@ export async function buildBrandIndex(
     count,
     exampleOf,
     xy,
+    sa,
     desc,
   };
 }
@@ -163,6 +171,7 @@ export function serializeBrandIndex(index: BrandIndex): Buffer {
     header,
     Buffer.from(index.exampleOf.buffer, index.exampleOf.byteOffset, index.exampleOf.byteLength),
     Buffer.from(index.xy.buffer, index.xy.byteOffset, index.xy.byteLength),
+    Buffer.from(index.sa.buffer, index.sa.byteOffset, index.sa.byteLength),
     Buffer.from(index.desc.buffer, index.desc.byteOffset, index.desc.byteLength),
   ]);
 }
@@ -171,10 +180,13 @@ export function serializeBrandIndex(index: BrandIndex): Buffer {
 export function deserializeBrandIndex(buf: Buffer): BrandIndex {
   if (buf.length < 8 || buf.toString('ascii', 0, 4) !== MAGIC) throw new Error('not a brand index buffer');
   const hl = buf.readUInt32LE(4);
-  const h = JSON.parse(buf.toString('utf8', 8, 8 + hl)) as Omit<BrandIndex, 'exampleOf' | 'xy' | 'desc'>;
+  const h = JSON.parse(buf.toString('utf8', 8, 8 + hl)) as Omit<
+    BrandIndex,
+    'exampleOf' | 'xy' | 'sa' | 'desc'
+  >;
   const n = h.count;
   let o = 8 + hl;
-  if (buf.length !== o + n * 2 + n * 8 + n * 32)
+  if (buf.length !== o + n * 2 + n * 16 + n * 32)
     throw new Error('brand index buffer is truncated or corrupt');
   // Copy into fresh, aligned arrays: a Buffer slice may sit at an odd offset in a shared pool.
   const exampleOf = new Uint16Array(n);
@@ -183,6 +195,9 @@ export function deserializeBrandIndex(buf: Buffer): BrandIndex {
   const xy = new Float32Array(n * 2);
   new Uint8Array(xy.buffer).set(buf.subarray(o, o + n * 8));
   o += n * 8;
+  const sa = new Float32Array(n * 2);
+  new Uint8Array(sa.buffer).set(buf.subarray(o, o + n * 8));
+  o += n * 8;
   const desc = new Uint8Array(buf.subarray(o, o + n * 32));
-  return { ...h, exampleOf, xy, desc };
+  return { ...h, exampleOf, xy, sa, desc };
 }

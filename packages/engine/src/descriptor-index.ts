@@ -46,6 +46,8 @@ export class DescriptorIndex {
   /** global example number per keypoint; see {@link examples} */
   readonly exampleOf: Uint32Array;
   readonly xy: Float32Array;
+  /** size (example px) and angle (deg) per keypoint */
+  readonly sa: Float32Array;
   readonly examples: {
     brand: number;
     local: number;
@@ -74,6 +76,7 @@ export class DescriptorIndex {
     this.brandOf = new Uint16Array(n);
     this.exampleOf = new Uint32Array(n);
     this.xy = new Float32Array(n * 2);
+    this.sa = new Float32Array(n * 2);
     const bytes = new Uint8Array(n * 32);
     let o = 0;
     brands.forEach((b, bi) => {
@@ -99,6 +102,7 @@ export class DescriptorIndex {
         ex.end = o + k + 1;
       }
       this.xy.set(b.xy, o * 2);
+      this.sa.set(b.sa, o * 2);
       bytes.set(b.desc, o * 32);
       o += b.count;
     });

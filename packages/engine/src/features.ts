@@ -7,6 +7,8 @@ export interface FeatureSet {
   xy: Float32Array;
   /** keypoint size (diameter at level 0 pixels), for scale sanity checks. */
   size: Float32Array;
+  /** keypoint orientation in degrees (ORB's intensity centroid) */
+  angle: Float32Array;
   /** 32 bytes per keypoint. */
   desc: Uint8Array;
 }
@@ -55,15 +57,17 @@ export function computeOrb(cv: Cv, img: GrayImage, opts: OrbOptions): FeatureSet
     const count = des.rows as number;
     const xy = new Float32Array(count * 2);
     const size = new Float32Array(count);
+    const angle = new Float32Array(count);
     for (let i = 0; i < count; i++) {
       const k = kp.get(i);
       xy[i * 2] = k.pt.x;
       xy[i * 2 + 1] = k.pt.y;
       size[i] = k.size;
+      angle[i] = k.angle;
     }
     const desc = new Uint8Array(count * 32);
     if (count > 0) desc.set((des.data as Uint8Array).subarray(0, count * 32));
-    return { count, xy, size, desc };
+    return { count, xy, size, angle, desc };
   } finally {
     mat.delete();
     orb.delete();
@@ -71,4 +75,43 @@ export function computeOrb(cv: Cv, img: GrayImage, opts: OrbOptions): FeatureSet
     des.delete();
     mask.delete();
   }
+}
+
+/** Downscales a grey image by 2 (2x2 box average). */
+export function halve(img: GrayImage): GrayImage {
+  const w = img.width >> 1;
+  const h = img.height >> 1;
+  const out = new Uint8Array(w * h);
+  const s = img.data;
+  const W = img.width;
+  for (let y = 0; y < h; y++) {
+    const r0 = 2 * y * W;
+    const r1 = r0 + W;
+    for (let x = 0; x < w; x++) {
+      const c = 2 * x;
+      out[y * w + x] = (s[r0 + c] + s[r0 + c + 1] + s[r1 + c] + s[r1 + c + 1] + 2) >> 2;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Concatenates feature sets, scaling each one's coordinates and sizes by its factor. */
+export function mergeFeatures(parts: { f: FeatureSet; scale: number }[]): FeatureSet {
+  const count = parts.reduce((n, p) => n + p.f.count, 0);
+  const xy = new Float32Array(count * 2);
+  const size = new Float32Array(count);
+  const angle = new Float32Array(count);
+  const desc = new Uint8Array(count * 32);
+  let o = 0;
+  for (const { f, scale } of parts) {
+    for (let i = 0; i < f.count; i++) {
+      xy[(o + i) * 2] = (f.xy[i * 2] + 0.5) * scale - 0.5;
+      xy[(o + i) * 2 + 1] = (f.xy[i * 2 + 1] + 0.5) * scale - 0.5;
+      size[o + i] = f.size[i] * scale;
+      angle[o + i] = f.angle[i];
+    }
+    desc.set(f.desc, o * 32);
+    o += f.count;
+  }
+  return { count, xy, size, angle, desc };
 }
