@@ -202,6 +202,27 @@ try {
     `  of which the window request (request start to last byte, ${f(percentile(requestBytes, 50) / 1e6)} MB JSON median): ${stats(requestTimes)}`,
   );
 
+  // ---- 2a. frame steps: hotkey -> model -> overlay redraw -> rasterized, on the page's own 640x360 canvas ----
+  const steps = await page.evaluate(async (n) => {
+    const canvas = document.querySelector('canvas[aria-label="Detection overlay"]') as HTMLCanvasElement;
+    const ctx = canvas.getContext('2d')!;
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      // Reading a pixel makes Chromium rasterize what was drawn.
+      ctx.getImageData(0, 0, 1, 1);
+      out.push(performance.now() - t0);
+      // Let React update the panels between steps (not timed: that is the table, not the overlay).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return out;
+  }, 500);
+  const active = (await listedIds(page)).split(',').length;
+  console.log(
+    `frame step (ArrowRight: model + overlay redraw + rasterize, 640x360 canvas, ~${active} active): ${stats(steps)}`,
+  );
+
   // ---- 2 and 3. playback at 6x -------------------------------------------------------------------------------
   for (let i = 0; i < 10; i++) await page.getByRole('button', { name: 'Speed up' }).click();
   await page.getByRole('status', { name: 'Playback speed' }).getByText('6x').waitFor();

@@ -193,8 +193,8 @@ export class EditorSession {
     if (this.tableTimer !== null) clearTimeout(this.tableTimer);
     this.unsubscribe.forEach((u) => u());
     if (this.renderQueued) cancelAnimationFrame(this.renderQueued);
-    this.attachVideo(null);
     this.el?.pause();
+    this.attachVideo(null);
   }
 
   // ---- rendering ----------------------------------------------------------------------------------
