@@ -8,17 +8,15 @@
  * so the machine is quiet while we measure (the videos stay QUEUED, which also keeps the page's
  * 5 s polling of the whole tree running, as it does while videos are processed).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { API, type VideoTree } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
 import { testVideo } from '../../e2e/support/fixtures.ts';
-import { REPO_ROOT, startServer } from '../../e2e/support/server-process.ts';
+import { buildWebPrivately } from '../../e2e/support/build-web.ts';
+import { startServer } from '../../e2e/support/server-process.ts';
 
 const { values } = parseArgs({ options: { brands: { type: 'string' }, videos: { type: 'string' } } });
 const BRANDS = Number(values.brands ?? 1000);
@@ -112,12 +110,7 @@ async function timeTyping(page: Page, label: string, text: string, expectedAfter
 }
 
 async function main() {
-  const webDist = mkdtempSync(path.join(tmpdir(), 'logo-review-bench-web-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: path.join(REPO_ROOT, 'apps/web'),
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const webDist = buildWebPrivately('logo-review-bench-web-');
   const server = await startServer({ env: { WEB_DIST: webDist, ROLE: 'api' } });
   const browser = await launchBrowser();
   try {

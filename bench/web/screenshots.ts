@@ -3,12 +3,13 @@
  * Chromium. Usage: node --import tsx bench/web/screenshots.ts [outDir]
  * Starts its own server (fresh data folder) unless BASE_URL, USERNAME and PASSWORD are set.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { API, type Brand, type Placement, type Project, type VideoTree } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
+import { buildWebPrivately } from '../../e2e/support/build-web.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server-process.ts';
 
 const outDir = path.resolve(process.argv[2] ?? '/tmp/shots');
@@ -33,24 +34,91 @@ async function shootAll(page: Page, phase: string) {
 async function shootDialogs(page: Page) {
   const open: Array<[string, string, (p: Page) => Promise<void>]> = [
     ['/brands', 'brand-dialog', (p) => p.getByRole('button', { name: 'Add brand' }).first().click()],
-    ['/brands', 'brand-delete', (p) => p.getByRole('button', { name: /^Delete / }).first().click()],
-    ['/brands', 'brand-expanded', (p) => p.getByRole('button', { name: /^Show logos of / }).first().click()],
-    ['/placements', 'placement-dialog', (p) => p.getByRole('button', { name: 'Add placement' }).first().click()],
-    ['/videos', 'video-dialog', (p) => p.getByRole('button', { name: /Upload video|Add video/ }).first().click()],
+    [
+      '/brands',
+      'brand-delete',
+      (p) =>
+        p
+          .getByRole('button', { name: /^Delete / })
+          .first()
+          .click(),
+    ],
+    [
+      '/brands',
+      'brand-expanded',
+      (p) =>
+        p
+          .getByRole('button', { name: /^Show logos of / })
+          .first()
+          .click(),
+    ],
+    [
+      '/placements',
+      'placement-dialog',
+      (p) => p.getByRole('button', { name: 'Add placement' }).first().click(),
+    ],
+    [
+      '/videos',
+      'video-dialog',
+      (p) =>
+        p
+          .getByRole('button', { name: /Upload video|Add video/ })
+          .first()
+          .click(),
+    ],
     ['/videos', 'folder-dialog', (p) => p.getByRole('button', { name: 'Create New Folder' }).click()],
-    ['/videos', 'export-wizard', (p) => p.getByRole('button', { name: /^Export detections of / }).first().click()],
-    ['/videos', 'video-expanded', (p) => p.getByRole('button', { name: /^Show details of / }).first().click()],
-    ['/projects', 'project-dialog', (p) => p.getByRole('button', { name: /^Edit / }).first().click()],
+    [
+      '/videos',
+      'export-wizard',
+      (p) =>
+        p
+          .getByRole('button', { name: /^Export detections of / })
+          .first()
+          .click(),
+    ],
+    [
+      '/videos',
+      'video-expanded',
+      (p) =>
+        p
+          .getByRole('button', { name: /^Show details of / })
+          .first()
+          .click(),
+    ],
+    [
+      '/projects',
+      'project-dialog',
+      (p) =>
+        p
+          .getByRole('button', { name: /^Edit / })
+          .first()
+          .click(),
+    ],
     [
       '/projects',
       'project-dialog-brands',
       async (p) => {
-        await p.getByRole('button', { name: /^Edit / }).first().click();
+        await p
+          .getByRole('button', { name: /^Edit / })
+          .first()
+          .click();
         await p.getByRole('tab', { name: 'Brand' }).click();
       },
     ],
-    ['/tags', 'tag-dialog', (p) => p.getByRole('button', { name: /^Edit / }).first().click()],
-    ['/verification', 'verification-dialog', (p) => p.getByRole('button', { name: 'Add verification video' }).first().click()],
+    [
+      '/tags',
+      'tag-dialog',
+      (p) =>
+        p
+          .getByRole('button', { name: /^Edit / })
+          .first()
+          .click(),
+    ],
+    [
+      '/verification',
+      'verification-dialog',
+      (p) => p.getByRole('button', { name: 'Add verification video' }).first().click(),
+    ],
     [
       '/',
       'profile-dialog',
@@ -143,7 +211,9 @@ async function seed(api: ApiClient) {
 
 async function main() {
   let server: RunningServer | undefined;
-  const baseURL = process.env.BASE_URL ?? (server = await startServer()).baseURL;
+  const webDist = process.env.BASE_URL ? undefined : buildWebPrivately('logo-review-shots-web-');
+  const baseURL =
+    process.env.BASE_URL ?? (server = await startServer({ env: { WEB_DIST: webDist! } })).baseURL;
   const username = process.env.USERNAME ?? server!.username;
   const password = process.env.PASSWORD ?? server!.password;
   const browser = await launchBrowser();
@@ -165,6 +235,7 @@ async function main() {
   } finally {
     await browser.close();
     await server?.stop();
+    if (webDist) rmSync(webDist, { recursive: true, force: true });
   }
 }
 

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { REPO_ROOT, startServer, type RunningServer } from './server-process.ts';
+import { buildWebPrivately } from './build-web.ts';
+import { startServer, type RunningServer } from './server-process.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,13 +21,7 @@ let webDist: string | undefined;
  * cannot swap the files under the server), then starts one real server for every e2e file.
  */
 export async function setup(project: TestProject) {
-  webDist = mkdtempSync(path.join(tmpdir(), 'logo-review-e2e-web-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: path.join(REPO_ROOT, 'apps/web'),
-    stdio: 'inherit',
-    // Vitest sets NODE_ENV=test; the build must be a production one.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  webDist = buildWebPrivately('logo-review-e2e-web-');
   server = await startServer({ env: { WEB_DIST: webDist } });
   project.provide('baseURL', server.baseURL);
   project.provide('username', server.username);
