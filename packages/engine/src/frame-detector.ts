@@ -180,14 +180,6 @@ function fitExample(
     }
   });
   const quad = exampleQuad(H, ex);
-  console.log(
-    'quad',
-    quad.map(Math.round).join(','),
-    'plaus',
-    plausible(quad, ex, frame),
-    'spread',
-    spread(all, inlier, ex).toFixed(2),
-  );
   const ok = unique >= opts.minInliers && plausible(quad, ex, frame) && spread(all, inlier, ex) >= 0.08;
   if (!ok) return { hit: null, H, inlier };
   const ratio = count / list.length;
