@@ -66,6 +66,9 @@ try {
   await page.mouse.move(pb.x + pb.width * 0.6, pb.y + pb.height / 2);
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(outDir, 'editor-preview.png') });
+  await page.setViewportSize({ width: 420, height: 800 });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(outDir, 'editor-narrow.png'), fullPage: true });
   console.log(`screenshots in ${outDir}`);
 } finally {
   await browser.close();

@@ -191,8 +191,8 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
         <Table size="small" stickyHeader aria-label="Active detections" sx={ROWS_SX}>
           <TableHead>
             <TableRow>
-              <TableCell sx={{ width: 48 }}>Id</TableCell>
-              <TableCell>Brand</TableCell>
+              <TableCell sx={{ width: 44 }}>Id</TableCell>
+              <TableCell sx={{ width: '42%' }}>Brand</TableCell>
               <TableCell>Placement</TableCell>
             </TableRow>
           </TableHead>

@@ -74,7 +74,7 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
         <Typography variant="subtitle2" component="h2" sx={{ mb: 1 }}>
           New Detections
         </Typography>
-        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 0.75 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 0.75 }}>
           <Button
             size="small"
             variant="contained"
@@ -118,7 +118,7 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
             size="small"
             variant="outlined"
             color="error"
-            sx={{ px: 0.5 }}
+            sx={{ gridColumn: '1 / -1' }}
             disabled={!hasSelection}
             onClick={() => model.removeDrafts(ids())}
           >
