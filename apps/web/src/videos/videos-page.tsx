@@ -1,6 +1,5 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -21,7 +20,6 @@ import { matchesSearch } from '../components/filter-by-name';
 import { PageLayout } from '../components/page-layout';
 import { RenderMore, useRenderBudget } from '../components/progressive-list';
 import { SearchBox } from '../components/search-box';
-import { AddFab } from '../components/add-fab';
 import { selectVideo } from '../state/selected-video';
 import { notify } from '../state/status-store';
 import { VerificationDialog, type VerificationTarget } from '../verification/verification-dialog';
@@ -178,13 +176,7 @@ export default function VideosPage() {
         </Stack>
       }
       actions={
-        // On a narrow window the floating button takes over, so the toolbar stays compact.
-        <Button
-          variant="contained"
-          startIcon={<UploadIcon />}
-          onClick={() => setAddOpen(true)}
-          sx={{ alignSelf: 'flex-end', display: { xs: 'none', sm: 'inline-flex' } }}
-        >
+        <Button variant="contained" startIcon={<UploadIcon />} onClick={() => setAddOpen(true)}>
           Upload video
         </Button>
       }
@@ -230,9 +222,6 @@ export default function VideosPage() {
           </Stack>
         )
       )}
-      <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
-        <AddFab label="Add video" onClick={() => setAddOpen(true)} />
-      </Box>
       <FolderDialog
         open={folderDialog}
         folders={allFolders}
