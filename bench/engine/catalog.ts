@@ -40,7 +40,26 @@ function texturedSvg(seed: number, w: number, h: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${body}</svg>`;
 }
 
-const SYLLABLES = ['ka', 'ro', 'vin', 'tel', 'mar', 'zo', 'lux', 'pre', 'sta', 'nor', 'gi', 'fex', 'qua', 'bel', 'tri', 'on', 'dax', 'ul'];
+const SYLLABLES = [
+  'ka',
+  'ro',
+  'vin',
+  'tel',
+  'mar',
+  'zo',
+  'lux',
+  'pre',
+  'sta',
+  'nor',
+  'gi',
+  'fex',
+  'qua',
+  'bel',
+  'tri',
+  'on',
+  'dax',
+  'ul',
+];
 const FONTS = ['DejaVu Sans', 'Liberation Sans', 'DejaVu Serif', 'Liberation Serif'];
 
 /**
@@ -58,7 +77,9 @@ function wordmarkSvg(seed: number): string {
   const hue = Math.floor(r() * 360);
   const board = r() < 0.6;
   const fg = board ? (r() < 0.5 ? '#ffffff' : `hsl(${(hue + 180) % 360},90%,60%)`) : `hsl(${hue},85%,40%)`;
-  const bg = board ? `<rect width="${w}" height="${h}" fill="hsl(${hue},70%,${20 + Math.floor(r() * 25)}%)"/>` : '';
+  const bg = board
+    ? `<rect width="${w}" height="${h}" fill="hsl(${hue},70%,${20 + Math.floor(r() * 25)}%)"/>`
+    : '';
   const italic = r() < 0.3 ? ' font-style="italic"' : '';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${bg}<text x="${w / 2}" y="${h * 0.72}" text-anchor="middle" font-family="${font}" font-weight="bold"${italic} font-size="${h * 0.7}" fill="${fg}">${word}</text></svg>`;
 }

@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     'sample-fps': { type: 'string' },
     'analysis-height': { type: 'string' },
     'skip-throughput': { type: 'boolean', default: false },
+    sweep: { type: 'boolean', default: false },
   },
 });
 const quick = args.quick!;
@@ -47,7 +48,11 @@ const t00 = performance.now();
 await mkdir(join(OUT, 'indexes'), { recursive: true });
 
 // 1. catalogue and brand indexes (activation)
-const catalog = await buildCatalog(join(OUT, 'logos'), seed, { textured: 12, wordmarks: 10, icons: quick ? 40 : 180 });
+const catalog = await buildCatalog(join(OUT, 'logos'), seed, {
+  textured: 12,
+  wordmarks: 10,
+  icons: quick ? 40 : 180,
+});
 const all = catalog.slice(0, quick ? 60 : 200);
 const accuracyBrands = all.slice(0, 50);
 const kindOf = new Map(all.map((l) => [l.name, l.kind]));
@@ -79,6 +84,39 @@ const clips = await generateClips(
   (i) => i % 10 === 0 && log(`  ${i}/${nClips}`),
 );
 const brands50 = accuracyBrands.map((l) => indexes.get(l.name)!);
+
+// --sweep: accuracy and cost of the generated set under several sampling settings, then stop.
+if (args.sweep) {
+  const rows: string[] = [
+    '| sampleFps | analysisHeight | prec. >= 48 | recall >= 48 | recall all | CPU s per video s |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const [fps, height] of [
+    [2, 720],
+    [4, 720],
+    [4, 540],
+    [6, 720],
+  ]) {
+    const sc = new Scores();
+    const c0 = process.cpuUsage();
+    let secs = 0;
+    for (const clip of clips) {
+      const res = await analyzeVideo(clip.file, brands50, { sampleFps: fps, analysisHeight: height });
+      secs += clip.frames / clip.fps;
+      scoreClip(clip, res, fps, (b) => kindOf.get(b) ?? 'textured', sc);
+    }
+    const c = process.cpuUsage(c0);
+    const l = pr(sc.large);
+    rows.push(
+      `| ${fps} | ${height} | ${l.p} | ${l.r} | ${pr(sc.all).r} | ${((c.user + c.system) / 1e6 / secs).toFixed(2)} |`,
+    );
+    log(rows[rows.length - 1]);
+  }
+  process.stdout.write(
+    `${rows.join('\n')}\n(CPU of the main thread and the detector worker threads; ffmpeg not included)\n`,
+  );
+  process.exit(0);
+}
 const scores = new Scores();
 let analysedSeconds = 0;
 const tAcc = performance.now();
