@@ -1,10 +1,10 @@
 import { memo, useState } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
+import { styled } from '@mui/material/styles';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Chip from '@mui/material/Chip';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -28,16 +28,38 @@ export function brandTitle(brand: Pick<Brand, 'name' | 'localized_name'>): strin
   return localized ? `${localized} (${brand.name})` : brand.name;
 }
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Stack direction="row" justifyContent="space-between" alignItems="center" sx={{ minHeight: 26 }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Box sx={{ typography: 'body2', fontWeight: 500 }}>{children}</Box>
-    </Stack>
-  );
-}
+/**
+ * The card's figures as one styled definition list: plain elements under a single styled parent
+ * render far faster than a Stack, Typography and Chip per line, which matters with 1,000 cards.
+ */
+const Stats = styled('dl')(({ theme }) => ({
+  margin: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: theme.spacing(0.5),
+  ...theme.typography.body2,
+  '& > div': {
+    display: 'flex',
+    justifyContent: 'space-between',
+    alignItems: 'center',
+    gap: theme.spacing(1),
+  },
+  '& dt': { color: theme.palette.text.secondary },
+  '& dd': { margin: 0, fontWeight: 500, textAlign: 'right' },
+  '& .status': {
+    display: 'inline-block',
+    padding: '1px 8px',
+    borderRadius: 12,
+    border: '1px solid',
+    fontSize: 13,
+    lineHeight: '20px',
+  },
+  '& .status-success': { color: theme.palette.success.main },
+  '& .status-error': { color: theme.palette.error.main },
+  '& .status-warning': { color: theme.palette.warning.dark },
+  '& .status-info': { color: theme.palette.info.main },
+  '& .status-default': { color: theme.palette.text.secondary },
+}));
 
 /** Memoised: with 1,000 brands, typing in the search box must not re-render unchanged cards. */
 export const BrandCard = memo(function BrandCard({
@@ -73,11 +95,22 @@ export const BrandCard = memo(function BrandCard({
             {title}
           </Typography>
         </Stack>
-        <Row label="Status">
-          <Chip size="small" label={brand.status} color={brandStatusColor(brand.status)} variant="outlined" />
-        </Row>
-        <Row label="Activation progress">{Math.round(brand.activation_progress)}%</Row>
-        <Row label="Logo Count">{brand.logos.length}</Row>
+        <Stats>
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <span className={`status status-${brandStatusColor(brand.status)}`}>{brand.status}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Activation progress</dt>
+            <dd>{Math.round(brand.activation_progress)}%</dd>
+          </div>
+          <div>
+            <dt>Logo Count</dt>
+            <dd>{brand.logos.length}</dd>
+          </div>
+        </Stats>
       </CardContent>
       <CardActions disableSpacing sx={{ pt: 0 }}>
         {/* Native titles instead of MUI tooltips: thousands of cards stay cheap to render. */}
@@ -109,38 +142,52 @@ export const BrandCard = memo(function BrandCard({
           <ExpandMoreIcon />
         </IconButton>
       </CardActions>
-      <Collapse in={expanded} timeout="auto" unmountOnExit>
-        <CardContent sx={{ pt: 0, borderTop: 1, borderColor: 'divider' }}>
-          <Typography variant="overline" color="text.secondary">
-            Logos
-          </Typography>
-          {brand.logos.length === 0 ? (
-            <Typography variant="body2" color="text.secondary">
-              No data
+      {/* Mounted only once opened: closed cards skip the transition machinery entirely. */}
+      {expanded && (
+        <Collapse in appear timeout="auto">
+          <CardContent sx={{ pt: 0, borderTop: 1, borderColor: 'divider' }}>
+            <Typography variant="overline" color="text.secondary">
+              Logos
             </Typography>
-          ) : (
-            <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
-              {brand.logos.map((logo) => (
-                <Stack component="li" key={logo.id} direction="row" spacing={1.5} alignItems="center">
-                  <Box
-                    component="img"
-                    src={logo.icon_url}
-                    alt={logo.file_name}
-                    loading="lazy"
-                    sx={{ width: 48, height: 32, objectFit: 'contain', bgcolor: 'grey.100', borderRadius: 1 }}
-                  />
-                  <Typography variant="body2" sx={{ flexGrow: 1, minWidth: 0 }} noWrap title={logo.file_name}>
-                    {logo.file_name}
-                  </Typography>
-                  <Typography variant="body2" fontWeight={500}>
-                    {logo.precision === null ? 'No data' : `Precision: ${formatPrecision(logo.precision)}`}
-                  </Typography>
-                </Stack>
-              ))}
-            </Stack>
-          )}
-        </CardContent>
-      </Collapse>
+            {brand.logos.length === 0 ? (
+              <Typography variant="body2" color="text.secondary">
+                No data
+              </Typography>
+            ) : (
+              <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+                {brand.logos.map((logo) => (
+                  <Stack component="li" key={logo.id} direction="row" spacing={1.5} alignItems="center">
+                    <Box
+                      component="img"
+                      src={logo.icon_url}
+                      alt={logo.file_name}
+                      loading="lazy"
+                      sx={{
+                        width: 48,
+                        height: 32,
+                        objectFit: 'contain',
+                        bgcolor: 'grey.100',
+                        borderRadius: 1,
+                      }}
+                    />
+                    <Typography
+                      variant="body2"
+                      sx={{ flexGrow: 1, minWidth: 0 }}
+                      noWrap
+                      title={logo.file_name}
+                    >
+                      {logo.file_name}
+                    </Typography>
+                    <Typography variant="body2" fontWeight={500}>
+                      {logo.precision === null ? 'No data' : `Precision: ${formatPrecision(logo.precision)}`}
+                    </Typography>
+                  </Stack>
+                ))}
+              </Stack>
+            )}
+          </CardContent>
+        </Collapse>
+      )}
     </Card>
   );
 });
