@@ -3,7 +3,7 @@ import type { Detection } from '@logo-review/contract';
 import type { Request } from 'playwright-core';
 import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { useSignedInPage } from './support/session.ts';
+import { expectStatus, useSignedInPage } from './support/session.ts';
 import {
   box,
   editorTestVideo,
@@ -121,5 +121,28 @@ describe('editor: detection windows', () => {
     await page.unroute(isWindowCall);
     expect(windows.length).toBeGreaterThanOrEqual(2);
     expect(windows[0]).toEqual({ start: 11_000, end: 22_000 });
+  });
+
+  it('n and b search beyond the loaded windows before alerting', async () => {
+    const page = session.page();
+    await page.evaluate(() => localStorage.setItem('PLAY_MODE', 'SECONDS'));
+    await editor.open(videoId, 0);
+    await page.keyboard.press('n');
+    await editor.expectTime('00:00:02:00 / 00:01:00:00');
+    await page.keyboard.press('n');
+    await editor.expectTime('00:00:14:00 / 00:01:00:00');
+    await editor.expectListed([middle.id]);
+    // 26 s of unloaded video lie between the loaded data and the last detection.
+    await page.keyboard.press('n');
+    await editor.expectTime('00:00:40:00 / 00:01:00:00');
+    await editor.expectListed([late.id]);
+    await page.keyboard.press('n');
+    await expectStatus(page, 'Cannot find next detection');
+    await page.keyboard.press('b');
+    await editor.expectTime('00:00:14:00 / 00:01:00:00');
+    await page.keyboard.press('b');
+    await editor.expectTime('00:00:02:00 / 00:01:00:00');
+    await page.keyboard.press('b');
+    await expectStatus(page, 'Cannot find previous detection');
   });
 });

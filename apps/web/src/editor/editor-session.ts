@@ -9,6 +9,8 @@ import {
   WINDOW_CHECK_PERIOD_MS,
   WindowTracker,
   DEFAULT_WINDOW_POLICY,
+  firstUncovered,
+  windowAt,
   type WindowPolicy,
   effectiveFps,
   nextFrameTime,
@@ -45,6 +47,9 @@ export interface PlaybackState {
   /** A detection window is loading (the loading overlay over the video). */
   loadingDetections: boolean;
 }
+
+/** How far one step of the next/previous detection search loads beyond the loaded data (ms). */
+const SEARCH_CHUNK_MS = 60_000;
 
 /** How often the panels follow the active set while the video element plays (ms). */
 const PLAYING_TABLE_PERIOD_MS = 125;
@@ -365,16 +370,37 @@ export class EditorSession {
     this.setRate(speedDown(this.playback.get().rate));
   }
 
-  nextDetection(): void {
-    const t = this.editor.model.nextDetectionTime();
-    if (t === null) notify.warning(NEXT_DETECTION_NOT_FOUND);
-    else this.seek(t);
+  /**
+   * Jumps to the start of the next detection (hotkey n). Only loaded windows are in the model, so when none
+   * is found inside the loaded stretch that contains the position, the stretch is extended forward
+   * ({@link SEARCH_CHUNK_MS} at a time, up to the end of the video) before alerting 'Cannot find next
+   * detection'. A hit beyond the contiguous stretch is not trusted: an unloaded gap could hold an earlier one.
+   */
+  async nextDetection(): Promise<void> {
+    const model = this.editor.model;
+    const end = this.durationMs ?? Infinity;
+    for (;;) {
+      const covered = firstUncovered(this.tracker.loaded, model.frameTime);
+      const t = model.nextDetectionTime();
+      if (t !== null && (t <= covered || covered >= end)) return this.seek(t);
+      if (covered >= end || this.disposed) break;
+      if (!(await this.loadExtra({ start: covered, end: Math.min(end, covered + SEARCH_CHUNK_MS) }))) return;
+    }
+    notify.warning(NEXT_DETECTION_NOT_FOUND);
   }
 
-  previousDetection(): void {
-    const t = this.editor.model.previousDetectionTime();
-    if (t === null) notify.warning(PREVIOUS_DETECTION_NOT_FOUND);
-    else this.seek(t);
+  /** Jumps to the start of the previous detection (hotkey b), extending the loaded stretch backwards as needed. */
+  async previousDetection(): Promise<void> {
+    const model = this.editor.model;
+    for (;;) {
+      const from = windowAt(this.tracker.loaded, model.frameTime)?.start ?? model.frameTime;
+      const t = model.previousDetectionTime();
+      // A detection starting in the loaded stretch (or a long one starting before it) is the nearest one.
+      if (t !== null && (t >= from || from <= 0)) return this.seek(t);
+      if (from <= 0 || this.disposed) break;
+      if (!(await this.loadExtra({ start: Math.max(0, from - SEARCH_CHUNK_MS), end: from }))) return;
+    }
+    notify.warning(PREVIOUS_DETECTION_NOT_FOUND);
   }
 
   private saveTime(): void {
@@ -403,7 +429,12 @@ export class EditorSession {
     }
   }
 
-  private async loadWindow(w: TimeWindow): Promise<void> {
+  /** Loads a window outside the tracker's plan (next/previous detection search); true when it loaded. */
+  private loadExtra(w: TimeWindow): Promise<boolean> {
+    return this.loadWindow(w);
+  }
+
+  private async loadWindow(w: TimeWindow): Promise<boolean> {
     this.pendingLoads += 1;
     if (this.pendingLoads === 1) {
       if (this.playback.get().playing) {
@@ -415,7 +446,7 @@ export class EditorSession {
     let ok = false;
     try {
       const list = await editorApi.window(this.video.id, w.start, w.end, this.abort.signal);
-      if (this.disposed) return;
+      if (this.disposed) return false;
       this.editor.model.upsertDetections(list);
       this.tracker.done(w);
       ok = true;
@@ -424,7 +455,7 @@ export class EditorSession {
         notify.success('Successfully loaded detections.');
       }
     } catch (error) {
-      if (this.disposed) return;
+      if (this.disposed) return false;
       this.tracker.failed(w);
       notify.error(formatError(error, 'Error while retrieving detections'));
     } finally {
@@ -440,6 +471,7 @@ export class EditorSession {
         if (ok) this.checkWindows();
       }
     }
+    return ok;
   }
 
   /** After "Change placement for all detections": forget everything and load again. */

@@ -44,7 +44,7 @@ export function PlaybackControls({ session }: { session: EditorSession }) {
       aria-label="Playback"
       sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap' }}
     >
-      <Control label="Previous detection" hotkey="b" onClick={() => session.previousDetection()}>
+      <Control label="Previous detection" hotkey="b" onClick={() => void session.previousDetection()}>
         <PreviousDetectionIcon />
       </Control>
       <Control label="Previous second" hotkey="Ctrl+←" onClick={() => session.previousSecond()}>
@@ -62,7 +62,7 @@ export function PlaybackControls({ session }: { session: EditorSession }) {
       <Control label="Next second" hotkey="Ctrl+→" onClick={() => session.nextSecond()}>
         <NextSecondIcon />
       </Control>
-      <Control label="Next detection" hotkey="n" onClick={() => session.nextDetection()}>
+      <Control label="Next detection" hotkey="n" onClick={() => void session.nextDetection()}>
         <NextDetectionIcon />
       </Control>
       <Box sx={{ mx: 1, height: 24, borderLeft: 1, borderColor: 'divider' }} />

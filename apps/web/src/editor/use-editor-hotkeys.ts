@@ -26,8 +26,8 @@ export function useEditorHotkeys(session: EditorSession | null, openFilters: () 
       previousSecond: () => session.previousSecond(),
       speedUp: () => session.speedUp(),
       speedDown: () => session.speedDown(),
-      nextDetection: () => session.nextDetection(),
-      previousDetection: () => session.previousDetection(),
+      nextDetection: () => void session.nextDetection(),
+      previousDetection: () => void session.previousDetection(),
     };
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || popupOpen()) return;
