@@ -53,7 +53,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: int('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 1),
     jobExpireSeconds: int('JOB_EXPIRE_SECONDS', env.JOB_EXPIRE_SECONDS, 3600),
     analysisSampleFps: positive('ANALYSIS_SAMPLE_FPS', env.ANALYSIS_SAMPLE_FPS),
-    analysisHeight: env.ANALYSIS_HEIGHT ? int('ANALYSIS_HEIGHT', env.ANALYSIS_HEIGHT, 0) || undefined : undefined,
+    analysisHeight: env.ANALYSIS_HEIGHT
+      ? int('ANALYSIS_HEIGHT', env.ANALYSIS_HEIGHT, 0) || undefined
+      : undefined,
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
   };

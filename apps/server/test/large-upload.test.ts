@@ -21,7 +21,9 @@ describe('video upload', () => {
     const chunk = Buffer.alloc(1024 * 1024, 7);
     async function* body() {
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBig\r\n`);
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="videoFile"; filename="big.mp4"\r\n\r\n`);
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="videoFile"; filename="big.mp4"\r\n\r\n`,
+      );
       for (let sent = 0; sent < SIZE; sent += chunk.length) yield chunk;
       yield Buffer.from(`\r\n--${boundary}--\r\n`);
     }
@@ -31,7 +33,10 @@ describe('video upload', () => {
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const r = await fetch(`http://127.0.0.1:${port}/api/videos/create/`, {
       method: 'POST',
-      headers: { authorization: `Token ${c.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Token ${c.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
       body: Readable.toWeb(Readable.from(body())) as ReadableStream,
       duplex: 'half',
     } as RequestInit);
@@ -41,7 +46,10 @@ describe('video upload', () => {
     expect(v.size).toBe(SIZE);
     // Zeros are no video: the row stays, with the reason.
     expect(v.status).toBe('ERROR PROCESSING');
-    const [row] = await s.ctx.db.query<{ stored_path: string }>('SELECT stored_path FROM videos WHERE id = $1', [v.id]);
+    const [row] = await s.ctx.db.query<{ stored_path: string }>(
+      'SELECT stored_path FROM videos WHERE id = $1',
+      [v.id],
+    );
     expect(statSync(s.ctx.storage.resolve(row.stored_path)).size).toBe(SIZE);
     // Client and server share this process: even so, memory grew by far less than the file.
     expect(peak - before).toBeLessThan(SIZE / 4);

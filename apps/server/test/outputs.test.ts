@@ -69,7 +69,9 @@ async function report(client: Client, query: string) {
   if (r.statusCode !== 200) return { r, wb: null };
   const wb = new ExcelJS.Workbook();
   const bytes = r.rawPayload;
-  await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  await wb.xlsx.load(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+  );
   return { r, wb };
 }
 const detectionRows = (wb: ExcelJS.Workbook) => {

@@ -108,3 +108,26 @@ describe('upload to detections, through the real engine', () => {
     expect(b.logos[0].precision).toBe(1);
   });
 });
+
+describe('an upload right after a new brand', () => {
+  it('waits for the brand to finish activating, then finds it', async () => {
+    const logo = await logoFile(11);
+    const video = await videoWithLogo(logo, { seconds: 2, fps: 10, quad: QUAD, shown: () => true });
+    const created = await c.req({
+      method: 'POST',
+      url: '/api/brands/create/',
+      ...multipart({ name: 'Fresh' }, [
+        { field: 'example_logos', name: 'fresh.svg', data: await readFile(logo) },
+      ]),
+    });
+    const upload = await c.req({
+      method: 'POST',
+      url: '/api/videos/create/',
+      ...multipart({ name: 'Right away' }, [{ field: 'videoFile', name: 'now.mp4', data: video }]),
+    });
+    const id = upload.json().id;
+    await eventually(async () => (await c.get(`/api/videos/${id}/`)).json().status === 'OK');
+    const dets = (await c.get(`/api/videos/detections/?videoId=${id}&startTime=0&endTime=2000`)).json();
+    expect(dets.map((d: { brand: number }) => d.brand)).toContain(created.json().id);
+  });
+});

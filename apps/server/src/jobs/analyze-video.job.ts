@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ENGINE_VERSION, type EngineDetection } from '@logo-review/engine';
-import { REVIEW_STATE, VIDEO_STATUS, type AnalyzeVideoJob } from '@logo-review/contract';
+import { JOBS, REVIEW_STATE, VIDEO_STATUS, type AnalyzeVideoJob } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
 import { detectionsRepository, type NewDetectionRow } from '../repositories/detections.repository.ts';
@@ -62,6 +62,16 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   if (!video || video.organization_id !== job.organizationId) return; // deleted meanwhile
   if (video.status === VIDEO_STATUS.ERROR && !video.frames) return; // unreadable file: nothing to do
   const org = video.organization_id;
+  // A brand created just before the upload is still building its index: wait for it rather than
+  // analyse without it (an activation stuck for an hour no longer holds videos back).
+  if ((await brandsRepository.activating(ctx.db, org)) > 0) {
+    await repo.setStatus(ctx.db, video.id, {
+      status: VIDEO_STATUS.QUEUED,
+      status_reason: 'Waiting for brands to finish activating.',
+    });
+    await ctx.jobs.send(JOBS.analyzeVideo, job, { startAfterSeconds: 3 });
+    return;
+  }
   const brands = await brandsRepository.indexed(ctx.db, org);
   const settings = { sampleFps: ctx.config.analysisSampleFps, analysisHeight: ctx.config.analysisHeight };
   const hash = requestHash(video, brands, settings);

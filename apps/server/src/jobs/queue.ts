@@ -60,9 +60,13 @@ export class JobQueue {
   async send<N extends JobName>(
     name: N,
     data: JobPayloads[N],
-    singletonKey?: string,
+    opts: { startAfterSeconds?: number } = {},
   ): Promise<string | null> {
-    return this.boss.send(name, data as object, singletonKey ? { singletonKey } : {});
+    return this.boss.send(
+      name,
+      data as object,
+      opts.startAfterSeconds ? { startAfter: opts.startAfterSeconds } : {},
+    );
   }
 
   async work<N extends JobName>(name: N, concurrency: number, handler: JobHandler<N>): Promise<void> {

@@ -136,6 +136,15 @@ export const brandsRepository = {
       [org],
     );
   },
+  /** How many brands of the organization are waiting for or building their index. */
+  async activating(db: Queryable, org: number): Promise<number> {
+    const [r] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM brands WHERE organization_id = $1 AND NOT deactivated
+         AND status IN ('QUEUED', 'ACTIVATING') AND updated_at > now() - interval '1 hour'`,
+      [org],
+    );
+    return r.n;
+  },
   async deactivate(db: Queryable, org: number, id: number): Promise<void> {
     await db.query(
       `UPDATE brands SET deactivated = true, status = 'DEACTIVATED', updated_at = now()
