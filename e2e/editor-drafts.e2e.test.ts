@@ -158,4 +158,38 @@ describe('editor: new detections', () => {
     expect(await page.evaluate(() => document.querySelector('video')!.paused)).toBe(true);
     await page.getByRole('button', { name: 'Play mode NORMAL' }).click();
   });
+
+  it('moving a draft later splits its segment; the upload keeps both quads', async () => {
+    const page = session.page();
+    const bar = page.getByRole('slider', { name: 'Video progress' });
+    const b = (await bar.boundingBox())!;
+    await page.mouse.click(b.x + b.width * 0.3, b.y + b.height / 2);
+    await editor.expectTime('00:00:03:00 / 00:00:10:00');
+    await editor.button('Add new detection').click();
+    for (const [x, y] of [
+      [400, 200],
+      [480, 200],
+      [480, 260],
+      [400, 260],
+    ])
+      await editor.click(x, y);
+    await editor.newDetections.getByRole('button', { name: 'Set Brand' }).click();
+    await page.getByRole('menuitem', { name: `Alpha ${tag}` }).click();
+    await editor.newDetections.getByRole('button', { name: 'Set placement' }).click();
+    await page.getByRole('menuitem', { name: `Shirt ${tag}` }).click();
+    for (let i = 0; i < 5; i++) await editor.button('Next frame').click();
+    await editor.expectTime('00:00:03:05 / 00:00:10:00');
+    // Drag its right edge 20 px to the right at 3.2 s.
+    await editor.drag([480, 230], [500, 230]);
+    await editor.button('Finish selected new detections').click();
+    await expectStatus(page, 'Uploaded 1 new detection.');
+    const created = (await detectionsInWindow(api, videoId)).find((d) => d.brand === brands[1].id)!;
+    expect(created.time_begin).toBe(3000);
+    expect(created.time_end).toBe(3200);
+    expect(created.coordinates.map((c) => c.points)).toEqual([
+      [400, 200, 480, 200, 480, 260, 400, 260],
+      [420, 200, 500, 200, 500, 260, 420, 260],
+    ]);
+    expect(created.coordinates[1].start_time).toBe(3200);
+  });
 });
