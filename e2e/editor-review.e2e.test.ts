@@ -169,6 +169,28 @@ describe('editor: review detections', () => {
     expect(await editor.cursorAt(590, 120)).toBe('pointer');
   });
 
+  it('puts a detection back when the server refuses the move', async () => {
+    const page = session.page();
+    const isPatch = (url: URL) => url.pathname === `/api/videos/detections/${A.id}/`;
+    await page.route(isPatch, (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({ detail: 'coordinates: outside the video.' }),
+          })
+        : route.continue(),
+    );
+    // A's bottom edge (40..160 x 40..120) down by 30.
+    await editor.drag([100, 120], [100, 150]);
+    await expectStatus(page, 'Bad Request: coordinates: outside the video.');
+    await page.unroute(isPatch);
+    expect(await editor.cursorAt(100, 120)).toBe('move');
+    expect(await editor.cursorAt(100, 150)).toBe('default');
+    const a = (await detectionsInWindow(api, videoId)).find((d) => d.id === A.id)!;
+    expect(a.coordinates[0].points).toEqual(box(40, 40, 120, 80));
+  });
+
   it('reports a true positive, a false positive and a delete with their messages', async () => {
     const page = session.page();
     const toolbar = editor.detections;

@@ -106,7 +106,7 @@ export class EditorSession {
   /** Coordinates before a drag, to restore them when the PATCH fails. */
   private readonly beforeEdit = new Map<number, Segment[]>();
   private readonly unsubscribe: Array<() => void> = [];
-  private readonly elementListeners: Array<[string, () => void]> = [];
+  private readonly elementListeners: Array<[string, () => void, boolean]> = [];
 
   constructor(video: Video, placements: readonly Placement[]) {
     this.video = video;
@@ -139,16 +139,16 @@ export class EditorSession {
   attachVideo(el: HTMLVideoElement | null): void {
     if (this.el === el) return;
     if (this.el) {
-      for (const [type, fn] of this.elementListeners) this.el.removeEventListener(type, fn);
+      for (const [type, fn, capture] of this.elementListeners) this.el.removeEventListener(type, fn, capture);
       this.elementListeners.length = 0;
       if (this.frameCallback) this.el.cancelVideoFrameCallback(this.frameCallback);
       this.frameCallback = 0;
     }
     this.el = el;
     if (!el) return;
-    const on = (type: string, fn: () => void) => {
-      el.addEventListener(type, fn);
-      this.elementListeners.push([type, fn]);
+    const on = (type: string, fn: () => void, capture = false) => {
+      el.addEventListener(type, fn, capture);
+      this.elementListeners.push([type, fn, capture]);
     };
     on('loadedmetadata', () => {
       if (Number.isFinite(el.duration) && el.duration > 0)
@@ -164,6 +164,10 @@ export class EditorSession {
     on('progress', () => this.readBuffered());
     on('seeked', () => this.readBuffered());
     on('ended', () => this.patchPlayback({ playing: false }));
+    // An unplayable file keeps 'Loading video..'; the cause goes to the console (like the spec's API failure).
+    on('error', () =>
+      console.error('Editor: the video cannot be played', el.error?.message ?? el.error?.code),
+    );
     el.playbackRate = this.playback.get().rate || 0;
     if (el.readyState >= 2) this.patchPlayback({ videoReady: true });
     this.readBuffered();
