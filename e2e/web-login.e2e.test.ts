@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, loginThroughUi, newPage } from './support/browser.ts';
+import { openSection } from './support/session.ts';
 import { startStaticApp } from './support/static-app-server.ts';
 
 const baseURL = inject('baseURL');
@@ -72,8 +73,7 @@ describe('login', () => {
     await page.waitForURL((url) => url.pathname === '/');
 
     // Titles: the last URL segment.
-    await page.getByRole('link', { name: 'Placements' }).click();
-    await page.getByRole('heading', { name: 'placements' }).waitFor();
+    await openSection(page, 'Placements');
 
     // Profile: first name only, then both names.
     await page.getByRole('button', { name: 'Profile menu' }).click();
