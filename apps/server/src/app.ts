@@ -109,10 +109,11 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
 
   const webIndex = path.join(ctx.config.webDist, 'index.html');
   const hasWeb = existsSync(webIndex);
+  // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.
   await app.register(fastifyStatic, {
     root: hasWeb ? ctx.config.webDist : ctx.storage.root,
     serve: hasWeb,
-    wildcard: false,
+    wildcard: true,
     index: false,
   });
 
