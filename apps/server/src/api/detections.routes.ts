@@ -61,27 +61,19 @@ export const detectionsRoutes = (ctx: AppContext) =>
         const org = orgOf(req);
         const list = req.body.detections;
         list.forEach((d, i) => checkGeometry(`detections.${i}`, d, d.coordinates));
-        await assertRefs(
-          ctx.db,
-          org,
-          'videos',
-          list.map((d) => d.video),
-          'video',
-        );
-        await assertRefs(
-          ctx.db,
-          org,
-          'brands',
-          list.map((d) => d.brand),
-          'brand',
-        );
-        await assertRefs(
-          ctx.db,
-          org,
-          'placements',
-          list.map((d) => d.placement),
-          'placement',
-        );
+        const refs = [
+          ['videos', 'video'],
+          ['brands', 'brand'],
+          ['placements', 'placement'],
+        ] as const;
+        for (const [table, field] of refs)
+          await assertRefs(
+            ctx.db,
+            org,
+            table,
+            list.map((d) => d[field]),
+            field,
+          );
         const auto = await placementsRepository.automaticIds(ctx.db, org);
         const automatic = new Set(Object.values(auto));
         const ids = await ctx.db.transaction((tx) =>

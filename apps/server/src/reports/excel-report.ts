@@ -80,6 +80,15 @@ interface ColumnSpec {
   numFmt?: string;
 }
 
+/** The exposure columns every summary sheet shares (one row per group). */
+const STAT_COLUMNS: ColumnSpec[] = [
+  { header: 'Detections', width: 12, numFmt: INTEGER_FORMAT },
+  { header: 'Exposure (s)', width: 13, numFmt: SECONDS_FORMAT },
+  { header: 'Share of video', width: 13, numFmt: PERCENT_FORMAT },
+  { header: 'Mean size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
+  { header: 'Largest size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
+];
+
 /** Rows written between two chances for the output to drain (keeps the zip pipeline from buffering). */
 const FLUSH_EVERY = 1000;
 
@@ -220,11 +229,7 @@ function writeSummarySheet(
   const columns: ColumnSpec[] = [
     { header: 'Brand', width: 24 },
     { header: 'Localized name', width: 24 },
-    { header: 'Detections', width: 12, numFmt: INTEGER_FORMAT },
-    { header: 'Exposure (s)', width: 13, numFmt: SECONDS_FORMAT },
-    { header: 'Share of video', width: 13, numFmt: PERCENT_FORMAT },
-    { header: 'Mean size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
-    { header: 'Largest size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
+    ...STAT_COLUMNS,
     { header: 'Share of voice', width: 13, numFmt: PERCENT_FORMAT },
   ];
   const preamble: Cell[][] = [
@@ -276,11 +281,7 @@ function writePlacementSheet(
     { header: 'Manual', width: 9 },
     { header: 'Brand', width: 24 },
     { header: 'Localized name', width: 24 },
-    { header: 'Detections', width: 12, numFmt: INTEGER_FORMAT },
-    { header: 'Exposure (s)', width: 13, numFmt: SECONDS_FORMAT },
-    { header: 'Share of video', width: 13, numFmt: PERCENT_FORMAT },
-    { header: 'Mean size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
-    { header: 'Largest size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
+    ...STAT_COLUMNS,
     { header: 'Share of voice in placement', width: 15, numFmt: PERCENT_FORMAT },
   ];
   const sheet = addTableSheet(workbook, name, columns, []);
@@ -335,11 +336,7 @@ function writeTagSheet(
   const columns: ColumnSpec[] = [
     { header: 'Placement', width: 24 },
     { header: 'Manual', width: 9 },
-    { header: 'Detections', width: 12, numFmt: INTEGER_FORMAT },
-    { header: 'Exposure (s)', width: 13, numFmt: SECONDS_FORMAT },
-    { header: 'Share of video', width: 13, numFmt: PERCENT_FORMAT },
-    { header: 'Mean size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
-    { header: 'Largest size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
+    ...STAT_COLUMNS,
     { header: 'Share of tag exposure', width: 13, numFmt: PERCENT_FORMAT },
   ];
   const preamble: Cell[][] = [

@@ -208,40 +208,20 @@ describe('renderVerificationVideo', () => {
     const broken = join(dir, 'not-a-video.mp4');
     await writeFile(broken, 'this is not a video');
     const output = join(dir, 'out', 'broken.mp4');
-    await expect(
+    const render = (input: string) =>
       renderVerificationVideo({
-        input: broken,
+        input,
         output,
         width: 320,
         height: 240,
         fps: FPS,
         duration: 2,
         detections: [],
-      }),
-    ).rejects.toThrow(/^Cannot read the source video: .+/);
+      });
+    await expect(render(broken)).rejects.toThrow(/^Cannot read the source video: .+/);
     // The message goes into a status reason users read: no server paths in it.
-    await expect(
-      renderVerificationVideo({
-        input: broken,
-        output,
-        width: 320,
-        height: 240,
-        fps: FPS,
-        duration: 2,
-        detections: [],
-      }),
-    ).rejects.not.toThrow(dir);
-    await expect(
-      renderVerificationVideo({
-        input: join(dir, 'missing.mp4'),
-        output,
-        width: 320,
-        height: 240,
-        fps: FPS,
-        duration: 2,
-        detections: [],
-      }),
-    ).rejects.toThrow(/No such file or directory/);
+    await expect(render(broken)).rejects.not.toThrow(dir);
+    await expect(render(join(dir, 'missing.mp4'))).rejects.toThrow(/No such file or directory/);
     expect(existsSync(output)).toBe(false);
   });
 
