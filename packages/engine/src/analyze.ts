@@ -100,13 +100,18 @@ export async function analyzeVideo(
   const inFlight: { timeMs: number; result: Promise<FrameResult> }[] = [];
   const thumbs = thumbTable(brands);
   const maxFollow = Math.max(2, Math.round(sampleFps * MAX_FOLLOW_SECONDS));
+  // The last few analysed frames, so that a track found late can be followed back in time.
+  const recent: { timeMs: number; frame: GrayImage }[] = [];
   let done = 0;
   const settle = async () => {
     const f = inFlight.shift()!;
     const res = await f.result;
     const hits = res.hits.map((h) => toInput(h, sx, sy));
     const followed = follow(res.frame, hits, tracker.openTracks(), thumbs, sx, sy, maxFollow);
-    tracker.push(f.timeMs, [...hits, ...followed]);
+    const started = tracker.push(f.timeMs, [...hits, ...followed]);
+    for (const t of started) followBack(t, recent, [...tracker.openTracks(), ...tracks], thumbs, sx, sy);
+    recent.push({ timeMs: f.timeMs, frame: res.frame });
+    if (recent.length > maxFollow) recent.shift();
     done++;
     opts.onProgress?.(Math.min(0.999, done / expected));
   };
@@ -178,6 +183,38 @@ function follow(
     out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true });
   }
   return out;
+}
+
+/**
+ * Follows a newly started track backwards through the buffered frames: keypoints often find a
+ * logo only once it is well in view, while the pixels say it was there a moment earlier. Stops
+ * at the first frame where it does not correlate, or where another track of the brand is.
+ */
+function followBack(
+  track: Track,
+  recent: { timeMs: number; frame: GrayImage }[],
+  others: Track[],
+  thumbs: ThumbExample[],
+  sx: number,
+  sy: number,
+): void {
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const first = track.hits[0];
+    const { timeMs, frame } = recent[i];
+    if (timeMs >= first.timeMs) continue;
+    const q = first.quad.map((v, k) => (k % 2 === 0 ? v / sx : v / sy));
+    const f = followInFrame(frame, q, thumbs[first.example], DEFAULT_DETECTOR.minCorrelation);
+    if (!f) return;
+    const quad = f.quad.map((v, k) => (k % 2 === 0 ? v * sx : v * sy));
+    const clash = others.some(
+      (o) =>
+        o !== track &&
+        o.brand === track.brand &&
+        o.hits.some((h) => h.timeMs === timeMs && quadIoU(h.quad, quad) > 0.3),
+    );
+    if (clash) return;
+    track.hits.unshift({ ...first, quad, inliers: 0, score: first.score * 0.95, followed: true, timeMs });
+  }
 }
 
 function thumbTable(brands: BrandIndex[]): ThumbExample[] {

@@ -35,7 +35,9 @@ export class Tracker {
     private readonly onClose: (t: Track) => void,
   ) {}
 
-  push(timeMs: number, hits: FrameHit[]): void {
+  /** Links a sampled frame's hits; returns the tracks that this frame started. */
+  push(timeMs: number, hits: FrameHit[]): Track[] {
+    const started: Track[] = [];
     const taken = new Set<Track>();
     const sorted = [...hits].sort((a, b) => b.score - a.score);
     for (const h of sorted) {
@@ -58,6 +60,7 @@ export class Tracker {
         const t = { brand: h.brand, hits: [timed] };
         this.open.push(t);
         taken.add(t);
+        started.push(t);
       }
     }
     const still: Track[] = [];
@@ -67,6 +70,7 @@ export class Tracker {
       else still.push(t);
     }
     this.open = still;
+    return started;
   }
 
   /** Tracks still open (seen within the gap), for following them into the next frame. */
