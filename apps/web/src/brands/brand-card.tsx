@@ -9,11 +9,9 @@ import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import BlockIcon from '@mui/icons-material/Block';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { BRAND_STATUS, type Brand } from '@logo-review/contract';
+import { DeleteButton, EditButton, ExpandButton } from '../components/card-buttons';
 import { brandStatusColor, formatPrecision } from './brand-status';
 
 export interface BrandCardActions {
@@ -114,9 +112,7 @@ export const BrandCard = memo(function BrandCard({
       </CardContent>
       <CardActions disableSpacing sx={{ pt: 0 }}>
         {/* Native titles instead of MUI tooltips: thousands of cards stay cheap to render. */}
-        <IconButton title="Edit" aria-label={`Edit ${brand.name}`} onClick={() => actions.onEdit(brand)}>
-          <EditIcon fontSize="small" />
-        </IconButton>
+        <EditButton name={brand.name} onClick={() => actions.onEdit(brand)} />
         <IconButton
           title={deactivated ? 'Already deactivated' : 'Deactivate'}
           aria-label={`Deactivate ${brand.name}`}
@@ -125,22 +121,13 @@ export const BrandCard = memo(function BrandCard({
         >
           <BlockIcon fontSize="small" />
         </IconButton>
-        <IconButton
-          title="Delete"
-          aria-label={`Delete ${brand.name}`}
-          onClick={() => actions.onDelete(brand)}
-        >
-          <DeleteIcon fontSize="small" />
-        </IconButton>
-        <IconButton
-          title={expanded ? 'Hide logos' : 'Show logos'}
-          aria-label={expanded ? `Hide logos of ${brand.name}` : `Show logos of ${brand.name}`}
-          aria-expanded={expanded}
-          onClick={() => setExpanded((e) => !e)}
-          sx={{ ml: 'auto', transform: expanded ? 'rotate(180deg)' : 'none', transition: 'transform 150ms' }}
-        >
-          <ExpandMoreIcon />
-        </IconButton>
+        <DeleteButton name={brand.name} onClick={() => actions.onDelete(brand)} />
+        <ExpandButton
+          what="logos"
+          name={brand.name}
+          expanded={expanded}
+          onToggle={() => setExpanded((e) => !e)}
+        />
       </CardActions>
       {/* Mounted only once opened: closed cards skip the transition machinery entirely. */}
       {expanded && (

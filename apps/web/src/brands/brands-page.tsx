@@ -2,7 +2,6 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -16,8 +15,8 @@ import { QK } from '../api/query-keys';
 import { AddFab } from '../components/add-fab';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
+import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
 import { RenderMore, useRenderBudget } from '../components/progressive-list';
 import { SearchBox } from '../components/search-box';
@@ -131,24 +130,18 @@ export default function BrandsPage() {
         </Button>
       }
     >
-      {(brands.isLoading || refresh.isPending) && (
-        <LinearProgress sx={{ mb: 2 }} aria-label="Loading brands" />
-      )}
-      {brands.isSuccess && total === 0 && (
-        <EmptyState
-          icon={<BrandIcon />}
-          title="No brands yet"
-          hint="Add your first brand with a few example logo images; detection starts once its logos are activated."
-          action={
-            <Button variant="contained" onClick={() => setEditing(null)}>
-              Add brand
-            </Button>
-          }
-        />
-      )}
-      {total > 0 && sections.length === 0 && (
-        <EmptyState title="No brand matches your search" hint="Try another name or clear the search box." />
-      )}
+      <ListStates
+        loading={brands.isLoading || refresh.isPending}
+        loadingLabel="Loading brands"
+        empty={brands.isSuccess && total === 0}
+        icon={<BrandIcon />}
+        emptyTitle="No brands yet"
+        emptyHint="Add your first brand with a few example logo images; detection starts once its logos are activated."
+        addLabel="Add brand"
+        onAdd={() => setEditing(null)}
+        noMatch={total > 0 && sections.length === 0}
+        noMatchTitle="No brand matches your search"
+      />
       <Stack spacing={4} sx={{ opacity: search !== deferredSearch ? 0.7 : 1, transition: 'opacity 120ms' }}>
         {cards}
       </Stack>

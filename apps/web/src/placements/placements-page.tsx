@@ -1,17 +1,12 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Placement } from '@logo-review/contract';
@@ -20,10 +15,11 @@ import { placementsApi } from '../api/placements-api';
 import { usePlacements } from '../api/queries';
 import { QK } from '../api/query-keys';
 import { AddFab } from '../components/add-fab';
+import { DeleteButton, EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
+import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
 import { SearchBox } from '../components/search-box';
 import { notify } from '../state/status-store';
@@ -55,25 +51,18 @@ export default function PlacementsPage() {
 
   return (
     <PageLayout toolbar={<SearchBox value={search} onChange={setSearch} label="Search placements" />}>
-      {placements.isLoading && <LinearProgress sx={{ mb: 2 }} aria-label="Loading placements" />}
-      {placements.isSuccess && total === 0 && (
-        <EmptyState
-          icon={<PlaceIcon />}
-          title="No placements yet"
-          hint="Placements name the zones where a brand shows up, such as 'Shirt' or 'LED board'. Create one with a colour to tell them apart in the editor."
-          action={
-            <Button variant="contained" onClick={() => setEditing(null)}>
-              Add placement
-            </Button>
-          }
-        />
-      )}
-      {total > 0 && visible.length === 0 && (
-        <EmptyState
-          title="No placement matches your search"
-          hint="Try another name or clear the search box."
-        />
-      )}
+      <ListStates
+        loading={placements.isLoading}
+        loadingLabel="Loading placements"
+        empty={placements.isSuccess && total === 0}
+        icon={<PlaceIcon />}
+        emptyTitle="No placements yet"
+        emptyHint="Placements name the zones where a brand shows up, such as 'Shirt' or 'LED board'. Create one with a colour to tell them apart in the editor."
+        addLabel="Add placement"
+        onAdd={() => setEditing(null)}
+        noMatch={total > 0 && visible.length === 0}
+        noMatchTitle="No placement matches your search"
+      />
       <CardGrid label="Placements">
         {visible.map((p) => (
           <CardCell key={p.id}>
@@ -124,23 +113,9 @@ export default function PlacementsPage() {
                 />
               </CardContent>
               <CardActions disableSpacing sx={{ pt: 0 }}>
-                <IconButton
-                  title="Edit"
-                  aria-label={`Edit ${p.localized_name}`}
-                  onClick={() => setEditing(p)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
+                <EditButton name={p.localized_name} onClick={() => setEditing(p)} />
                 {/* Spec: only manual placements can be deleted. */}
-                {p.manual && (
-                  <IconButton
-                    title="Delete"
-                    aria-label={`Delete ${p.localized_name}`}
-                    onClick={() => setDeleting(p)}
-                  >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                )}
+                {p.manual && <DeleteButton name={p.localized_name} onClick={() => setDeleting(p)} />}
               </CardActions>
             </Card>
           </CardCell>

@@ -1,14 +1,9 @@
 import { useDeferredValue, useMemo, useState } from 'react';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import ProjectIcon from '@mui/icons-material/WorkOutline';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Project } from '@logo-review/contract';
@@ -17,10 +12,11 @@ import { projectsApi } from '../api/projects-api';
 import { useBrands, usePlacements, useProjects } from '../api/queries';
 import { QK } from '../api/query-keys';
 import { AddFab } from '../components/add-fab';
+import { DeleteButton, EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
+import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
 import { SearchBox } from '../components/search-box';
 import { notify } from '../state/status-store';
@@ -60,22 +56,18 @@ export default function ProjectsPage() {
 
   return (
     <PageLayout toolbar={<SearchBox value={search} onChange={setSearch} label="Search projects" />}>
-      {projects.isLoading && <LinearProgress sx={{ mb: 2 }} aria-label="Loading projects" />}
-      {projects.isSuccess && total === 0 && (
-        <EmptyState
-          icon={<ProjectIcon />}
-          title="No projects yet"
-          hint="A project decides which brands and placements its videos show. Create one, then pick it when you upload a video."
-          action={
-            <Button variant="contained" onClick={() => setEditing(null)}>
-              Add project
-            </Button>
-          }
-        />
-      )}
-      {total > 0 && visible.length === 0 && (
-        <EmptyState title="No project matches your search" hint="Try another name or clear the search box." />
-      )}
+      <ListStates
+        loading={projects.isLoading}
+        loadingLabel="Loading projects"
+        empty={projects.isSuccess && total === 0}
+        icon={<ProjectIcon />}
+        emptyTitle="No projects yet"
+        emptyHint="A project decides which brands and placements its videos show. Create one, then pick it when you upload a video."
+        addLabel="Add project"
+        onAdd={() => setEditing(null)}
+        noMatch={total > 0 && visible.length === 0}
+        noMatchTitle="No project matches your search"
+      />
       <CardGrid label="Projects">
         {visible.map((p) => (
           <CardCell key={p.id}>
@@ -109,12 +101,8 @@ export default function ProjectsPage() {
                 </Stack>
               </CardContent>
               <CardActions disableSpacing sx={{ pt: 0 }}>
-                <IconButton title="Edit" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton title="Delete" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
+                <EditButton name={p.name} onClick={() => setEditing(p)} />
+                <DeleteButton name={p.name} onClick={() => setDeleting(p)} />
               </CardActions>
             </Card>
           </CardCell>

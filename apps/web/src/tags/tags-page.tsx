@@ -1,20 +1,17 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import TagIcon from '@mui/icons-material/SellOutlined';
 import type { Tag } from '@logo-review/contract';
 import { useBrands, usePlacements, useProjects, useTags } from '../api/queries';
 import { AddFab } from '../components/add-fab';
+import { EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
-import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
+import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
 import { SearchBox } from '../components/search-box';
 import { useLoadedMessage } from '../components/use-loaded-message';
@@ -82,9 +79,7 @@ export default function TagsPage() {
                 <Field label="Project" value={d.project} />
               </CardContent>
               <CardActions disableSpacing sx={{ pt: 0 }}>
-                <IconButton title="Edit" aria-label={`Edit ${tag.name}`} onClick={() => setEditing(tag)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
+                <EditButton name={tag.name} onClick={() => setEditing(tag)} />
               </CardActions>
             </Card>
           </CardCell>
@@ -95,22 +90,18 @@ export default function TagsPage() {
 
   return (
     <PageLayout toolbar={<SearchBox value={search} onChange={setSearch} label="Search tags" />}>
-      {tags.isLoading && <LinearProgress sx={{ mb: 2 }} aria-label="Loading tags" />}
-      {tags.isSuccess && total === 0 && (
-        <EmptyState
-          icon={<TagIcon />}
-          title="No tags yet"
-          hint="A tag links a brand with placements and a project, and lets you export a report by tag. Create your first one."
-          action={
-            <Button variant="contained" onClick={() => setEditing(null)}>
-              Add tag
-            </Button>
-          }
-        />
-      )}
-      {total > 0 && active.length + archived.length === 0 && (
-        <EmptyState title="No tag matches your search" hint="Try another name or clear the search box." />
-      )}
+      <ListStates
+        loading={tags.isLoading}
+        loadingLabel="Loading tags"
+        empty={tags.isSuccess && total === 0}
+        icon={<TagIcon />}
+        emptyTitle="No tags yet"
+        emptyHint="A tag links a brand with placements and a project, and lets you export a report by tag. Create your first one."
+        addLabel="Add tag"
+        onAdd={() => setEditing(null)}
+        noMatch={total > 0 && active.length + archived.length === 0}
+        noMatchTitle="No tag matches your search"
+      />
       <Stack spacing={4}>
         {active.length > 0 && renderCards(active, 'Active tags')}
         {archived.length > 0 && (

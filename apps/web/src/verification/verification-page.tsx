@@ -1,5 +1,4 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
@@ -9,8 +8,6 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import OpenIcon from '@mui/icons-material/OpenInNew';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import VerifiedIcon from '@mui/icons-material/VerifiedOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { VERIFICATION_STATUS, type VerificationVideo } from '@logo-review/contract';
@@ -19,10 +16,11 @@ import { useVerificationVideos, useVideoTree } from '../api/queries';
 import { QK } from '../api/query-keys';
 import { verificationApi } from '../api/verification-api';
 import { AddFab } from '../components/add-fab';
+import { DeleteButton, EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { EmptyState } from '../components/empty-state';
 import { matchesSearch } from '../components/filter-by-name';
+import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
 import { SearchBox } from '../components/search-box';
 import { useLoadedMessage } from '../components/use-loaded-message';
@@ -85,22 +83,18 @@ export default function VerificationPage() {
     <PageLayout
       toolbar={<SearchBox value={search} onChange={setSearch} label="Search verification videos" />}
     >
-      {list.isLoading && <LinearProgress sx={{ mb: 2 }} aria-label="Loading verification videos" />}
-      {list.isSuccess && total === 0 && (
-        <EmptyState
-          icon={<VerifiedIcon />}
-          title="No verification videos yet"
-          hint="A verification video renders the reviewed detections over a video so others can check them. Create one from a processed video."
-          action={
-            <Button variant="contained" onClick={() => setTarget({ verification: null })}>
-              Create verification video
-            </Button>
-          }
-        />
-      )}
-      {total > 0 && visible.length === 0 && (
-        <EmptyState title="Nothing matches your search" hint="Try another name or clear the search box." />
-      )}
+      <ListStates
+        loading={list.isLoading}
+        loadingLabel="Loading verification videos"
+        empty={list.isSuccess && total === 0}
+        icon={<VerifiedIcon />}
+        emptyTitle="No verification videos yet"
+        emptyHint="A verification video renders the reviewed detections over a video so others can check them. Create one from a processed video."
+        addLabel="Create verification video"
+        onAdd={() => setTarget({ verification: null })}
+        noMatch={total > 0 && visible.length === 0}
+        noMatchTitle="Nothing matches your search"
+      />
       <CardGrid label="Verification videos">
         {visible.map((v) => {
           const url = v.file_path ? verificationUrl(v.file_path) : null;
@@ -151,16 +145,8 @@ export default function VerificationPage() {
                   >
                     <OpenIcon fontSize="small" />
                   </IconButton>
-                  <IconButton
-                    title="Edit"
-                    aria-label={`Edit ${v.name}`}
-                    onClick={() => setTarget({ verification: v })}
-                  >
-                    <EditIcon fontSize="small" />
-                  </IconButton>
-                  <IconButton title="Delete" aria-label={`Delete ${v.name}`} onClick={() => setDeleting(v)}>
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
+                  <EditButton name={v.name} onClick={() => setTarget({ verification: v })} />
+                  <DeleteButton name={v.name} onClick={() => setDeleting(v)} />
                 </CardActions>
               </Card>
             </CardCell>

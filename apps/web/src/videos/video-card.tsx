@@ -12,11 +12,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import VerifiedIcon from '@mui/icons-material/VerifiedOutlined';
 import ExportIcon from '@mui/icons-material/FileDownloadOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import MovieIcon from '@mui/icons-material/MovieOutlined';
 import type { Video } from '@logo-review/contract';
+import { DeleteButton, EditButton, ExpandButton } from '../components/card-buttons';
 import { formatDuration } from './video-tree';
 import { videoState } from './video-status';
 
@@ -130,25 +128,14 @@ export const VideoCard = memo(function VideoCard({
             </IconButton>
           </>
         )}
-        <IconButton title="Edit" aria-label={`Edit ${video.name}`} onClick={() => actions.onEdit(video)}>
-          <EditIcon fontSize="small" />
-        </IconButton>
-        <IconButton
-          title="Delete"
-          aria-label={`Delete ${video.name}`}
-          onClick={() => actions.onDelete(video)}
-        >
-          <DeleteIcon fontSize="small" />
-        </IconButton>
-        <IconButton
-          title={expanded ? 'Hide details' : 'Show details'}
-          aria-label={expanded ? `Hide details of ${video.name}` : `Show details of ${video.name}`}
-          aria-expanded={expanded}
-          onClick={() => setExpanded((e) => !e)}
-          sx={{ ml: 'auto', transform: expanded ? 'rotate(180deg)' : 'none', transition: 'transform 150ms' }}
-        >
-          <ExpandMoreIcon />
-        </IconButton>
+        <EditButton name={video.name} onClick={() => actions.onEdit(video)} />
+        <DeleteButton name={video.name} onClick={() => actions.onDelete(video)} />
+        <ExpandButton
+          what="details"
+          name={video.name}
+          expanded={expanded}
+          onToggle={() => setExpanded((e) => !e)}
+        />
       </CardActions>
       <Collapse in={expanded} timeout="auto" unmountOnExit>
         <CardContent sx={{ pt: 1, borderTop: 1, borderColor: 'divider' }}>
