@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 status=0
 
+echo "== typecheck, lint, format"
+npm run --silent typecheck || status=1
+npx eslint . || status=1
+npx prettier --check . >/dev/null || { echo "prettier: files need formatting (npm run format)"; status=1; }
+
 run() { # name, then the command
   local name=$1; shift
   echo "== $name"

@@ -63,8 +63,8 @@ export async function checkImage(buf: Buffer, fileName: string): Promise<Checked
 /** A file name that is safe to show and to put in a URL path segment or a header. */
 export function displayFileName(name: string, fallback = 'file'): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   const clean = base
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
     .replace(/^\.+/, '')
     .trim()
