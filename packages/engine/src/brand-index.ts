@@ -4,7 +4,10 @@ import { computeOrb, PATCH_SIZE } from './features.ts';
 import { loadLogo, logoToGray } from './image-io.ts';
 import { getCv } from './opencv.ts';
 
-/** Format/algorithm version of a brand index; part of {@link BrandIndex.version}. */
+/**
+ * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
+ * index whose version does not start with the current value must be rebuilt (re-activation).
+ */
 export const INDEX_FORMAT = 'orb2';
 
 /** One example logo given to {@link buildBrandIndex}. */

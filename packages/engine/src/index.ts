@@ -14,6 +14,7 @@ export {
   buildBrandIndex,
   serializeBrandIndex,
   deserializeBrandIndex,
+  INDEX_FORMAT,
   type BrandExampleInput,
   type BrandIndex,
   type IndexedExample,
