@@ -1,17 +1,9 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Brand, Placement } from '@logo-review/contract';
-import { ApiClient } from './support/api-client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Brand, Placement, Video } from '@logo-review/contract';
+import type { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, useSignedInPage } from './support/session.ts';
-import {
-  box,
-  editorTestVideo,
-  seedBrands,
-  seedDetections,
-  seedPlacements,
-  still,
-  uploadVideo,
-} from './editor-seed.ts';
+import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
+import { box, seedDetections, seedEditorSetup, still } from './editor-seed.ts';
 import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -26,14 +18,17 @@ describe('editor: new detections', () => {
   let editor: EditorPageObject;
 
   beforeAll(async () => {
-    api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
-    // Created out of order: the Set Brand menu sorts them.
-    brands = await seedBrands(api, [`Zeta ${tag}`, `Alpha ${tag}`, `Mango ${tag}`]);
-    placements = await seedPlacements(api, [
-      [`Shirt ${tag}`, '#1e88e5'],
-      [`Banner ${tag}`, '#8e24aa'],
-    ]);
-    const video = await uploadVideo(api, editorTestVideo(), uniqueName('Draft clip'));
+    api = await loginApi();
+    let video: Video;
+    ({ brands, placements, video } = await seedEditorSetup(api, {
+      // Created out of order: the Set Brand menu sorts them.
+      brands: [`Zeta ${tag}`, `Alpha ${tag}`, `Mango ${tag}`],
+      placements: [
+        [`Shirt ${tag}`, '#1e88e5'],
+        [`Banner ${tag}`, '#8e24aa'],
+      ],
+      videoName: uniqueName('Draft clip'),
+    }));
     videoId = video.id;
     await seedDetections(api, [still(videoId, brands[0].id, placements[0].id, 0, 5000, box(20, 20, 80, 60))]);
     editor = new EditorPageObject(session.page());

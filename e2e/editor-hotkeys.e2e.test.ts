@@ -1,17 +1,8 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Detection } from '@logo-review/contract';
-import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, useSignedInPage } from './support/session.ts';
-import {
-  box,
-  editorTestVideo,
-  seedBrands,
-  seedDetections,
-  seedPlacements,
-  still,
-  uploadVideo,
-} from './editor-seed.ts';
+import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
+import { box, seedDetections, seedEditorSetup, still } from './editor-seed.ts';
 import { EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -26,10 +17,14 @@ describe('editor: hotkeys, playback and storage', () => {
   const speed = () => session.page().getByRole('status', { name: 'Playback speed' }).textContent();
 
   beforeAll(async () => {
-    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
-    const brands = await seedBrands(api, [`Kappa ${tag}`, `Lotto ${tag}`]);
-    const [placement] = await seedPlacements(api, [[`Board ${tag}`, '#fb8c00']]);
-    videoId = (await uploadVideo(api, editorTestVideo(), uniqueName('Hotkey clip'))).id;
+    const api = await loginApi();
+    const { brands, placements, video } = await seedEditorSetup(api, {
+      brands: [`Kappa ${tag}`, `Lotto ${tag}`],
+      placements: [[`Board ${tag}`, '#fb8c00']],
+      videoName: uniqueName('Hotkey clip'),
+    });
+    const [placement] = placements;
+    videoId = video.id;
     [A, C, B] = await seedDetections(api, [
       still(videoId, brands[0].id, placement.id, 1000, 2000, box(40, 40, 100, 60)),
       still(videoId, brands[1].id, placement.id, 1000, 2000, box(300, 200, 100, 60)),

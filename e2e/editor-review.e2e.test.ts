@@ -1,17 +1,9 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Detection, Placement } from '@logo-review/contract';
-import { ApiClient } from './support/api-client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Brand, Detection, Placement, Video } from '@logo-review/contract';
+import type { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, useSignedInPage } from './support/session.ts';
-import {
-  box,
-  editorTestVideo,
-  seedBrands,
-  seedDetections,
-  seedPlacements,
-  still,
-  uploadVideo,
-} from './editor-seed.ts';
+import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
+import { box, seedDetections, seedEditorSetup, still } from './editor-seed.ts';
 import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -32,15 +24,19 @@ describe('editor: review detections', () => {
   let editor: EditorPageObject;
 
   beforeAll(async () => {
-    api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
-    const brands = await seedBrands(api, [`Adidas ${tag}`, `Nike ${tag}`, `Puma ${tag}`]);
-    placements = await seedPlacements(api, [
-      [`Shirt ${tag}`, '#1e88e5'],
-      [`LED board ${tag}`, '#e53935'],
-      [`Score bug ${tag}`, '#43a047'],
-    ]);
+    api = await loginApi();
     videoName = uniqueName('Review clip');
-    const video = await uploadVideo(api, editorTestVideo(), videoName);
+    let brands: Brand[];
+    let video: Video;
+    ({ brands, placements, video } = await seedEditorSetup(api, {
+      brands: [`Adidas ${tag}`, `Nike ${tag}`, `Puma ${tag}`],
+      placements: [
+        [`Shirt ${tag}`, '#1e88e5'],
+        [`LED board ${tag}`, '#e53935'],
+        [`Score bug ${tag}`, '#43a047'],
+      ],
+      videoName,
+    }));
     videoId = video.id;
     const [b0, b1, b2] = brands.map((b) => b.id);
     const [p0, p1, p2] = placements.map((p) => p.id);

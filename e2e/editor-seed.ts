@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   API,
@@ -13,36 +11,26 @@ import {
   type VideoTree,
 } from '@logo-review/contract';
 import type { ApiClient } from './support/api-client.ts';
+import { cachedFfmpegOutput } from './support/fixtures.ts';
 
 /** Seed data of the editor tests, the screenshots and the in-browser benchmark (all through the real API). */
 
-const dir = path.join(tmpdir(), 'logo-review-e2e-fixtures');
-
 /** An H.264 test pattern (ffmpeg lavfi testsrc), cached between runs. */
 export function editorTestVideo(seconds = 10, size = '640x360', fps = 25): string {
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `editor-${seconds}s-${size}-${fps}.mp4`);
-  if (!existsSync(file)) {
-    execFileSync('ffmpeg', [
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc=duration=${seconds}:size=${size}:rate=${fps}`,
-      '-pix_fmt',
-      'yuv420p',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-g',
-      String(fps),
-      file,
-    ]);
-  }
-  return file;
+  return cachedFfmpegOutput(`editor-${seconds}s-${size}-${fps}.mp4`, [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=${size}:rate=${fps}`,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    String(fps),
+  ]);
 }
 
 /** Creates brands by name (no logos: nothing to index, so the analysis finds nothing). */
@@ -105,6 +93,32 @@ export async function uploadVideo(
     if (Date.now() > deadline) throw new Error(`video ${name} not processed in time (status ${v?.status})`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** What an editor test starts from: its brands, its placements and one processed video. */
+export interface EditorSetup {
+  brands: Brand[];
+  placements: Placement[];
+  video: Video;
+}
+
+/**
+ * Creates the brands and placements (in the given order) and uploads an `editorTestVideo(videoSeconds)` as
+ * `videoName`, waiting until it is processed and holds no detections.
+ */
+export async function seedEditorSetup(
+  api: ApiClient,
+  spec: {
+    brands: string[];
+    placements: Array<[string, string]>;
+    videoName: string;
+    videoSeconds?: number;
+  },
+): Promise<EditorSetup> {
+  const brands = await seedBrands(api, spec.brands);
+  const placements = await seedPlacements(api, spec.placements);
+  const video = await uploadVideo(api, editorTestVideo(spec.videoSeconds), spec.videoName);
+  return { brands, placements, video };
 }
 
 /** An axis-aligned box as the 8 corner numbers (clockwise from top-left). */

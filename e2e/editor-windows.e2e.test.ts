@@ -1,18 +1,9 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Detection } from '@logo-review/contract';
 import type { Request } from 'playwright-core';
-import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, useSignedInPage } from './support/session.ts';
-import {
-  box,
-  editorTestVideo,
-  seedBrands,
-  seedDetections,
-  seedPlacements,
-  still,
-  uploadVideo,
-} from './editor-seed.ts';
+import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
+import { box, seedDetections, seedEditorSetup, still } from './editor-seed.ts';
 import { EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -35,10 +26,16 @@ describe('editor: detection windows', () => {
   };
 
   beforeAll(async () => {
-    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
-    const [brand] = await seedBrands(api, [`Umbro ${tag}`]);
-    const [placement] = await seedPlacements(api, [[`Pitch ${tag}`, '#00897b']]);
-    videoId = (await uploadVideo(api, editorTestVideo(60), uniqueName('Window clip'))).id;
+    const api = await loginApi();
+    const { brands, placements, video } = await seedEditorSetup(api, {
+      brands: [`Umbro ${tag}`],
+      placements: [[`Pitch ${tag}`, '#00897b']],
+      videoName: uniqueName('Window clip'),
+      videoSeconds: 60,
+    });
+    const [brand] = brands;
+    const [placement] = placements;
+    videoId = video.id;
     [early, middle, late] = await seedDetections(api, [
       still(videoId, brand.id, placement.id, 2000, 4000, box(40, 40, 100, 60)),
       still(videoId, brand.id, placement.id, 14_000, 30_000, box(200, 100, 100, 60)),

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API, type Brand } from '@logo-review/contract';
-import { inject } from 'vitest';
-import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, openSection, useSignedInPage } from './support/session.ts';
+import { expectStatus, loginApi, openSection, useSignedInPage } from './support/session.ts';
 
 const session = useSignedInPage();
 
@@ -12,7 +10,7 @@ describe('projects', () => {
   const brandName = uniqueName('Projbrand');
 
   it('creates a project with a description and a hidden brand', async () => {
-    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    const api = await loginApi();
     const form = new FormData();
     form.append('name', brandName);
     await api.call<Brand>('POST', API.brandCreate, form);

@@ -1,8 +1,7 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '@logo-review/contract';
-import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, openSection, useSignedInPage } from './support/session.ts';
+import { expectStatus, loginApi, openSection, useSignedInPage } from './support/session.ts';
 
 const session = useSignedInPage();
 
@@ -13,7 +12,7 @@ describe('tags', () => {
   const projectName = uniqueName('Tagproject');
 
   it('creates a tag with brand, placements and project', async () => {
-    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    const api = await loginApi();
     const form = new FormData();
     form.append('name', brandName);
     await api.call('POST', API.brandCreate, form);

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { API, type Video } from '@logo-review/contract';
-import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
 import { testVideo } from './support/fixtures.ts';
-import { expectStatus, openSection, useSignedInPage } from './support/session.ts';
+import { expectStatus, loginApi, openSection, useSignedInPage } from './support/session.ts';
 
 const session = useSignedInPage();
 
@@ -13,7 +12,7 @@ describe('verification videos', () => {
   const name = uniqueName('Check');
 
   it('creates one for a chosen video', { timeout: 200_000 }, async () => {
-    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    const api = await loginApi();
     const form = new FormData();
     form.append('name', videoName);
     form.append('folder', '');

@@ -1,10 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dialog } from 'playwright-core';
 import { API, type VideoTree } from '@logo-review/contract';
-import { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
 import { testVideo } from './support/fixtures.ts';
-import { expectStatus, openSection, useSignedInPage } from './support/session.ts';
+import { expectStatus, loginApi, openSection, useSignedInPage } from './support/session.ts';
 
 const session = useSignedInPage();
 const LEAVE_WARNING =
@@ -28,7 +27,7 @@ describe('videos', () => {
     await page.getByText('This folder is empty').waitFor();
 
     // Six levels deep: the breadcrumb collapses to at most 5 items.
-    const api = await ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
+    const api = await loginApi();
     let tree = await api.call<VideoTree>('GET', API.videos);
     let parent = tree.folders.find((f) => f.name === folder)!.id;
     for (let level = 1; level <= 6; level += 1) {

@@ -5,48 +5,41 @@ import path from 'node:path';
 
 const dir = path.join(tmpdir(), 'logo-review-e2e-fixtures');
 
-/** A small test-pattern video made by ffmpeg (cached between runs). */
-export function testVideo(seconds = 2, name = 'testsrc.mp4'): string {
+/**
+ * The file `name` in the fixtures folder, made by `ffmpeg <args> <file>` unless an earlier run left it there
+ * (generated media are cached between runs).
+ */
+export function cachedFfmpegOutput(name: string, args: string[]): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, name);
-  if (!existsSync(file)) {
-    execFileSync('ffmpeg', [
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc=duration=${seconds}:size=320x240:rate=10`,
-      '-pix_fmt',
-      'yuv420p',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      file,
-    ]);
-  }
+  if (!existsSync(file)) execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...args, file]);
   return file;
+}
+
+/** A small test-pattern video made by ffmpeg (cached between runs). */
+export function testVideo(seconds = 2, name = 'testsrc.mp4'): string {
+  return cachedFfmpegOutput(name, [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=320x240:rate=10`,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+  ]);
 }
 
 /** A small PNG logo made by ffmpeg. */
 export function testLogo(name = 'logo.png', color = 'red'): string {
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, name);
-  if (!existsSync(file)) {
-    execFileSync('ffmpeg', [
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=size=128x96:duration=1,drawbox=x=20:y=20:w=60:h=40:color=${color}:t=fill`,
-      '-frames:v',
-      '1',
-      file,
-    ]);
-  }
-  return file;
+  return cachedFfmpegOutput(name, [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=128x96:duration=1,drawbox=x=20:y=20:w=60:h=40:color=${color}:t=fill`,
+    '-frames:v',
+    '1',
+  ]);
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ApiClient } from './api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from './browser.ts';
 
 /**
@@ -50,4 +51,9 @@ export async function openSection(page: Page, label: string): Promise<void> {
     .getByRole('link', { name: label, exact: true })
     .click();
   await page.getByRole('heading', { level: 1, name: label.toLowerCase(), exact: true }).waitFor();
+}
+
+/** An API client signed in as the test user on the server the global setup started. */
+export function loginApi(): Promise<ApiClient> {
+  return ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
 }
