@@ -11,7 +11,7 @@ import type { Brand, Placement } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { notify } from '../state/status-store';
 import { editorApi } from './editor-api';
-import { brandLabel, IdPicker } from './filters-dialog';
+import { BrandPlacementPickers } from './id-picker';
 import { PlacementLabel } from './detections-panel';
 
 /** Spec section 5: the two warnings of "Change placement for all detections" (exact texts). */
@@ -74,19 +74,13 @@ export function ChangePlacementDialog(props: ChangePlacementDialogProps) {
       <DialogTitle id="editor-change-all-title">Change placement for all detections</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <IdPicker<Brand>
-            label="Brands"
-            options={props.brands}
-            value={brandIds}
-            onChange={setBrandIds}
-            getLabel={brandLabel}
-          />
-          <IdPicker<Placement>
-            label="Placements"
-            options={props.placements}
-            value={placementIds}
-            onChange={setPlacementIds}
-            getLabel={(p) => p.localized_name}
+          <BrandPlacementPickers
+            brands={props.brands}
+            placements={props.placements}
+            brandIds={brandIds}
+            placementIds={placementIds}
+            onBrandIds={setBrandIds}
+            onPlacementIds={setPlacementIds}
           />
           <TextField
             select

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
@@ -25,6 +25,51 @@ import { usePanelVersion } from './use-session';
 /** Spec section 9: the Set Brand menu is at most 400 px high. */
 const BRAND_MENU_MAX_HEIGHT = 400;
 
+interface MenuButtonProps<T extends { id: number }> {
+  label: string;
+  disabled: boolean;
+  items: readonly T[];
+  menuMaxHeight?: number;
+  renderItem(item: T): ReactNode;
+  onPick(item: T): void;
+}
+
+/** A half-width outlined button that opens a menu of records; picking one closes the menu. */
+function MenuButton<T extends { id: number }>(props: MenuButtonProps<T>) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Button
+        size="small"
+        variant="outlined"
+        sx={{ px: 0.5, whiteSpace: 'nowrap' }}
+        disabled={props.disabled}
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
+        {props.label}
+      </Button>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        slotProps={{ paper: { sx: { maxHeight: props.menuMaxHeight } } }}
+      >
+        {props.items.map((item) => (
+          <MenuItem
+            key={item.id}
+            onClick={() => {
+              props.onPick(item);
+              setAnchor(null);
+            }}
+          >
+            {props.renderItem(item)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
 interface NewDetectionsPanelProps {
   session: EditorSession;
   brands: readonly Brand[];
@@ -45,8 +90,6 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
   const hasSelection = model.selectedDraftList().length > 0;
   const canFinish = model.canFinishSelectedDrafts();
   const drawing = editor.videoMode === 'NEW_DETECTION';
-  const [brandAnchor, setBrandAnchor] = useState<HTMLElement | null>(null);
-  const [placementAnchor, setPlacementAnchor] = useState<HTMLElement | null>(null);
   const [uploading, setUploading] = useState(false);
   const sortedBrands = useMemo(() => sortBrandsForMenu(brands), [brands]);
   const placementOf = (id: number | null) => (id === null ? undefined : placements.find((p) => p.id === id));
@@ -96,24 +139,21 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
           >
             Finish selected new detections
           </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            sx={{ px: 0.5, whiteSpace: 'nowrap' }}
+          <MenuButton
+            label="Set Brand"
             disabled={!hasSelection}
-            onClick={(e) => setBrandAnchor(e.currentTarget)}
-          >
-            Set Brand
-          </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            sx={{ px: 0.5, whiteSpace: 'nowrap' }}
+            items={sortedBrands}
+            menuMaxHeight={BRAND_MENU_MAX_HEIGHT}
+            renderItem={(b) => b.localized_name || b.name}
+            onPick={(b) => model.setDraftsBrand(ids(), b.id)}
+          />
+          <MenuButton
+            label="Set placement"
             disabled={!hasSelection}
-            onClick={(e) => setPlacementAnchor(e.currentTarget)}
-          >
-            Set placement
-          </Button>
+            items={placements}
+            renderItem={(p) => <PlacementLabel color={p.color} name={p.localized_name} />}
+            onPick={(p) => model.setDraftsPlacement(ids(), p.id)}
+          />
           <Button
             size="small"
             variant="outlined"
@@ -126,41 +166,6 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
           </Button>
         </Box>
       </Box>
-      <Menu
-        anchorEl={brandAnchor}
-        open={brandAnchor !== null}
-        onClose={() => setBrandAnchor(null)}
-        slotProps={{ paper: { sx: { maxHeight: BRAND_MENU_MAX_HEIGHT } } }}
-      >
-        {sortedBrands.map((b) => (
-          <MenuItem
-            key={b.id}
-            onClick={() => {
-              model.setDraftsBrand(ids(), b.id);
-              setBrandAnchor(null);
-            }}
-          >
-            {b.localized_name || b.name}
-          </MenuItem>
-        ))}
-      </Menu>
-      <Menu
-        anchorEl={placementAnchor}
-        open={placementAnchor !== null}
-        onClose={() => setPlacementAnchor(null)}
-      >
-        {placements.map((p) => (
-          <MenuItem
-            key={p.id}
-            onClick={() => {
-              model.setDraftsPlacement(ids(), p.id);
-              setPlacementAnchor(null);
-            }}
-          >
-            <PlacementLabel color={p.color} name={p.localized_name} />
-          </MenuItem>
-        ))}
-      </Menu>
       <TableContainer sx={{ maxHeight: 220 }}>
         <Table
           size="small"
