@@ -3,13 +3,14 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type Placement } from '@logo-review/contract';
+import type { Placement } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { placementsApi } from '../api/placements-api';
 import { QK } from '../api/query-keys';
 import { FormDialog } from '../components/form-dialog';
 import { requiredFilled } from '../components/validation';
 import { notify } from '../state/status-store';
+import { NameField } from '../components/name-field';
 
 /** Spec: a new placement defaults to black. */
 export const DEFAULT_PLACEMENT_COLOR = '#000000';
@@ -53,14 +54,7 @@ function PlacementForm({ placement, onClose }: { placement: Placement | null; on
       onClose={onClose}
       maxWidth="xs"
     >
-      <TextField
-        label="Name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-      />
+      <NameField value={name} onChange={setName} />
       <Stack direction="row" spacing={1.5} alignItems="flex-start">
         <TextField
           label="Color"

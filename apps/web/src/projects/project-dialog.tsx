@@ -12,6 +12,7 @@ import { FormDialog } from '../components/form-dialog';
 import { requiredFilled } from '../components/validation';
 import { notify } from '../state/status-store';
 import { VisibilityList } from './visibility-list';
+import { NameField } from '../components/name-field';
 
 /** Spec section 9: the project description shows up to 5 rows. */
 export const DESCRIPTION_ROWS = 5;
@@ -80,14 +81,7 @@ function ProjectForm({ project, brands, placements, onClose }: Props & { project
       <Box hidden={tab !== 'project'} role="tabpanel" aria-label="Project">
         {tab === 'project' && (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5, pt: 1 }}>
-            <TextField
-              label="Name"
-              required
-              autoFocus
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-            />
+            <NameField value={name} onChange={setName} />
             <TextField
               label="Description"
               multiline

@@ -4,7 +4,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type Brand, type Placement, type Project, type Tag } from '@logo-review/contract';
+import type { Brand, Placement, Project, Tag } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { QK } from '../api/query-keys';
 import { tagsApi } from '../api/tags-api';
@@ -12,6 +12,7 @@ import { FormDialog } from '../components/form-dialog';
 import { MultiPicker } from '../components/multi-picker';
 import { notify } from '../state/status-store';
 import { NO_PROJECT, ProjectSelect, projectToValue, valueToProject } from '../videos/project-select';
+import { NameField } from '../components/name-field';
 
 interface Props {
   tag: Tag | null | undefined;
@@ -72,14 +73,7 @@ function TagForm({ tag, brands, placements, projects, onClose }: Props & { tag: 
       onSave={() => save.mutate()}
       onClose={onClose}
     >
-      <TextField
-        label="Name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-      />
+      <NameField value={name} onChange={setName} />
       <Autocomplete
         size="small"
         options={brandOptions}

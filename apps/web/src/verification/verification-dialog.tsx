@@ -2,12 +2,13 @@ import { useState } from 'react';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, VIDEO_STATUS, type Video, type VerificationVideo } from '@logo-review/contract';
+import { VIDEO_STATUS, type Video, type VerificationVideo } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { QK } from '../api/query-keys';
 import { verificationApi } from '../api/verification-api';
 import { FormDialog } from '../components/form-dialog';
 import { notify } from '../state/status-store';
+import { NameField } from '../components/name-field';
 
 export interface VerificationTarget {
   /** The record to edit, or null to create one. */
@@ -65,14 +66,7 @@ function VerificationForm({ target, videos, onClose, onSaved }: Props & { target
       onSave={() => save.mutate()}
       onClose={onClose}
     >
-      <TextField
-        label="Name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-      />
+      <NameField value={name} onChange={setName} />
       <TextField
         select
         label="Video"

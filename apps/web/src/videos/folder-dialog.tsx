@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type Folder } from '@logo-review/contract';
+import type { Folder } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { QK } from '../api/query-keys';
 import { videosApi } from '../api/videos-api';
@@ -9,6 +8,7 @@ import { FormDialog } from '../components/form-dialog';
 import { requiredFilled } from '../components/validation';
 import { notify } from '../state/status-store';
 import { FolderSelect, folderToValue, valueToFolder } from './folder-select';
+import { NameField } from '../components/name-field';
 
 interface Props {
   open: boolean;
@@ -44,14 +44,7 @@ function FolderForm({ folders, currentFolder, onClose }: Omit<Props, 'open'>) {
       onClose={onClose}
       maxWidth="xs"
     >
-      <TextField
-        label="Name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-      />
+      <NameField value={name} onChange={setName} />
       <FolderSelect label="Parent" folders={folders} value={parent} onChange={setParent} />
     </FormDialog>
   );

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
 import { LIMITS, type Folder, type Project } from '@logo-review/contract';
 import { QK } from '../api/query-keys';
@@ -10,6 +9,7 @@ import { notify } from '../state/status-store';
 import { FolderSelect, folderToValue, valueToFolder } from './folder-select';
 import { NO_PROJECT, ProjectSelect, valueToProject } from './project-select';
 import { startUpload } from './upload-manager';
+import { NameField } from '../components/name-field';
 
 interface Props {
   open: boolean;
@@ -58,14 +58,7 @@ function VideoAddForm({ folders, projects, currentFolder, onClose }: Omit<Props,
       onSave={upload}
       onClose={onClose}
     >
-      <TextField
-        label="Name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-      />
+      <NameField value={name} onChange={setName} />
       <FolderSelect label="Folder" required folders={folders} value={folder} onChange={setFolder} />
       <ProjectSelect projects={projects} value={project} onChange={setProject} />
       <FilePicker

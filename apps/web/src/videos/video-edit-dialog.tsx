@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type Folder, type Project, type Video } from '@logo-review/contract';
+import type { Folder, Project, Video } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { QK } from '../api/query-keys';
 import { videosApi } from '../api/videos-api';
@@ -10,6 +9,7 @@ import { requiredFilled } from '../components/validation';
 import { notify } from '../state/status-store';
 import { FolderSelect, folderToValue, valueToFolder } from './folder-select';
 import { ProjectSelect, projectToValue, valueToProject } from './project-select';
+import { NameField } from '../components/name-field';
 
 interface Props {
   video: Video | null;
@@ -53,14 +53,7 @@ function VideoEditForm({ video, folders, projects, onClose }: Props & { video: V
       onSave={() => save.mutate()}
       onClose={onClose}
     >
-      <TextField
-        label="Name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.nameMax } }}
-      />
+      <NameField value={name} onChange={setName} />
       <FolderSelect label="Folder" required folders={folders} value={folder} onChange={setFolder} />
       <ProjectSelect projects={projects} value={project} onChange={setProject} />
     </FormDialog>
