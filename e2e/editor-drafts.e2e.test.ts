@@ -8,6 +8,14 @@ import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
 
+/** Corners of a draft drawn away from the seeded detection (display pixels, clockwise from top-left). */
+const SECOND_DRAFT: Array<[number, number]> = [
+  [400, 200],
+  [480, 200],
+  [480, 260],
+  [400, 260],
+];
+
 /** Drawing new detections by hand, setting brand and placement, finishing them (POST). */
 describe('editor: new detections', () => {
   const tag = uniqueName('d').split(' ')[1];
@@ -113,14 +121,7 @@ describe('editor: new detections', () => {
   });
 
   it('deletes a draft', async () => {
-    await editor.button('Add new detection').click();
-    for (const [x, y] of [
-      [400, 200],
-      [480, 200],
-      [480, 260],
-      [400, 260],
-    ])
-      await editor.click(x, y);
+    await editor.drawDraft(SECOND_DRAFT);
     const table = session.page().getByRole('table', { name: 'New detections' });
     await table.getByRole('cell', { name: 'Not set' }).first().waitFor();
     await editor.newDetections.getByRole('button', { name: 'Delete' }).click();
@@ -160,14 +161,7 @@ describe('editor: new detections', () => {
     const b = (await bar.boundingBox())!;
     await page.mouse.click(b.x + b.width * 0.3, b.y + b.height / 2);
     await editor.expectTime('00:00:03:00 / 00:00:10:00');
-    await editor.button('Add new detection').click();
-    for (const [x, y] of [
-      [400, 200],
-      [480, 200],
-      [480, 260],
-      [400, 260],
-    ])
-      await editor.click(x, y);
+    await editor.drawDraft(SECOND_DRAFT);
     await editor.newDetections.getByRole('button', { name: 'Set Brand' }).click();
     await page.getByRole('menuitem', { name: `Alpha ${tag}` }).click();
     await editor.newDetections.getByRole('button', { name: 'Set placement' }).click();

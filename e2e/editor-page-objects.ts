@@ -103,6 +103,12 @@ export class EditorPageObject {
     await this.page.mouse.click(p.x, p.y);
   }
 
+  /** Starts drawing with 'Add new detection' and clicks a draft's corners one after the other. */
+  async drawDraft(corners: Array<[number, number]>): Promise<void> {
+    await this.button('Add new detection').click();
+    for (const [x, y] of corners) await this.click(x, y);
+  }
+
   /** The overlay's CSS cursor at a point (hover feedback: 'move' over an edge, 'pointer' over a corner). */
   async cursorAt(x: number, y: number): Promise<string> {
     const p = await this.at(x, y);

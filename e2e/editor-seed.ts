@@ -11,26 +11,13 @@ import {
   type VideoTree,
 } from '@logo-review/contract';
 import type { ApiClient } from './support/api-client.ts';
-import { cachedFfmpegOutput } from './support/fixtures.ts';
+import { testPatternVideo } from './support/fixtures.ts';
 
 /** Seed data of the editor tests, the screenshots and the in-browser benchmark (all through the real API). */
 
 /** An H.264 test pattern (ffmpeg lavfi testsrc), cached between runs. */
 export function editorTestVideo(seconds = 10, size = '640x360', fps = 25): string {
-  return cachedFfmpegOutput(`editor-${seconds}s-${size}-${fps}.mp4`, [
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc=duration=${seconds}:size=${size}:rate=${fps}`,
-    '-pix_fmt',
-    'yuv420p',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    String(fps),
-  ]);
+  return testPatternVideo(`editor-${seconds}s-${size}-${fps}.mp4`, { seconds, size, fps, gop: fps });
 }
 
 /** Creates brands by name (no logos: nothing to index, so the analysis finds nothing). */

@@ -16,20 +16,29 @@ export function cachedFfmpegOutput(name: string, args: string[]): string {
   return file;
 }
 
-/** A small test-pattern video made by ffmpeg (cached between runs). */
-export function testVideo(seconds = 2, name = 'testsrc.mp4'): string {
+/** An H.264 test pattern (ffmpeg lavfi testsrc) saved as `name`; `gop` sets the keyframe interval in frames. */
+export function testPatternVideo(
+  name: string,
+  spec: { seconds: number; size: string; fps: number; gop?: number },
+): string {
   return cachedFfmpegOutput(name, [
     '-f',
     'lavfi',
     '-i',
-    `testsrc=duration=${seconds}:size=320x240:rate=10`,
+    `testsrc=duration=${spec.seconds}:size=${spec.size}:rate=${spec.fps}`,
     '-pix_fmt',
     'yuv420p',
     '-c:v',
     'libx264',
     '-preset',
     'ultrafast',
+    ...(spec.gop === undefined ? [] : ['-g', String(spec.gop)]),
   ]);
+}
+
+/** A small test-pattern video made by ffmpeg (cached between runs). */
+export function testVideo(seconds = 2, name = 'testsrc.mp4'): string {
+  return testPatternVideo(name, { seconds, size: '320x240', fps: 10 });
 }
 
 /** A small PNG logo made by ffmpeg. */
