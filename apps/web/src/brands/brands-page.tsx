@@ -15,6 +15,7 @@ import { QK } from '../api/query-keys';
 import { AddFab } from '../components/add-fab';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { DeleteDialog } from '../components/delete-dialog';
 import { matchesSearch } from '../components/filter-by-name';
 import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
@@ -157,13 +158,10 @@ export default function BrandsPage() {
         onConfirm={() => deactivating && deactivate.mutate(deactivating)}
         onClose={() => setDeactivating(null)}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <DeleteDialog
+        name={deleting?.name ?? null}
         message="This cannot be undone. The brand, its logos and every detection found for it are removed."
-        confirmLabel="Delete"
-        danger
-        requireName={deleting?.name}
+        typeName
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}

@@ -17,7 +17,7 @@ import { QK } from '../api/query-keys';
 import { AddFab } from '../components/add-fab';
 import { DeleteButton, EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { DeleteDialog } from '../components/delete-dialog';
 import { matchesSearch } from '../components/filter-by-name';
 import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
@@ -123,12 +123,9 @@ export default function PlacementsPage() {
       </CardGrid>
       <AddFab label="Add placement" onClick={() => setEditing(null)} />
       <PlacementDialog placement={editing} onClose={() => setEditing(undefined)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.localized_name ?? ''}?`}
+      <DeleteDialog
+        name={deleting?.localized_name ?? null}
         message="The placement is removed for good. This cannot be undone."
-        confirmLabel="Delete"
-        danger
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}

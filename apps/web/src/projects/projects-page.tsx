@@ -14,7 +14,7 @@ import { QK } from '../api/query-keys';
 import { AddFab } from '../components/add-fab';
 import { DeleteButton, EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { DeleteDialog } from '../components/delete-dialog';
 import { matchesSearch } from '../components/filter-by-name';
 import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
@@ -115,13 +115,10 @@ export default function ProjectsPage() {
         placements={placements}
         onClose={() => setEditing(undefined)}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <DeleteDialog
+        name={deleting?.name ?? null}
         message="The project is removed for good. This cannot be undone."
-        confirmLabel="Delete"
-        danger
-        requireName={deleting?.name}
+        typeName
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}

@@ -18,7 +18,7 @@ import { verificationApi } from '../api/verification-api';
 import { AddFab } from '../components/add-fab';
 import { DeleteButton, EditButton } from '../components/card-buttons';
 import { CardCell, CardGrid } from '../components/card-grid';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { DeleteDialog } from '../components/delete-dialog';
 import { matchesSearch } from '../components/filter-by-name';
 import { ListStates } from '../components/list-states';
 import { PageLayout } from '../components/page-layout';
@@ -155,12 +155,9 @@ export default function VerificationPage() {
       </CardGrid>
       <AddFab label="Add verification video" onClick={() => setTarget({ verification: null })} />
       <VerificationDialog target={target} videos={videos} onClose={() => setTarget(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <DeleteDialog
+        name={deleting?.name ?? null}
         message="The verification video and its rendered file are removed. This cannot be undone."
-        confirmLabel="Delete"
-        danger
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}
