@@ -9,6 +9,7 @@ import type { Tag } from '@logo-review/contract';
 import { useBrands, usePlacements, useProjects, useTags } from '../api/queries';
 import { AddFab } from '../components/add-fab';
 import { EditButton } from '../components/card-buttons';
+import { CardField } from '../components/card-field';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { matchesSearch } from '../components/filter-by-name';
 import { ListStates } from '../components/list-states';
@@ -18,17 +19,6 @@ import { useLoadedMessage } from '../components/use-loaded-message';
 import { notify } from '../state/status-store';
 import { TagDialog } from './tag-dialog';
 import { describeTag } from './tag-format';
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-      {label}:{' '}
-      <Typography component="span" variant="body2" color="text.primary">
-        {value}
-      </Typography>
-    </Typography>
-  );
-}
 
 export default function TagsPage() {
   const tags = useTags();
@@ -74,9 +64,9 @@ export default function TagsPage() {
                     {tag.name}
                   </Typography>
                 </Stack>
-                <Field label="Brand" value={d.brand} />
-                <Field label="Placements" value={d.placements} />
-                <Field label="Project" value={d.project} />
+                <CardField label="Brand">{d.brand}</CardField>
+                <CardField label="Placements">{d.placements}</CardField>
+                <CardField label="Project">{d.project}</CardField>
               </CardContent>
               <CardActions disableSpacing sx={{ pt: 0 }}>
                 <EditButton name={tag.name} onClick={() => setEditing(tag)} />

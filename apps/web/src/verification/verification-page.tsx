@@ -17,6 +17,7 @@ import { QK } from '../api/query-keys';
 import { verificationApi } from '../api/verification-api';
 import { AddFab } from '../components/add-fab';
 import { DeleteButton, EditButton } from '../components/card-buttons';
+import { CardField } from '../components/card-field';
 import { CardCell, CardGrid } from '../components/card-grid';
 import { DeleteDialog } from '../components/delete-dialog';
 import { matchesSearch } from '../components/filter-by-name';
@@ -33,17 +34,6 @@ function nameColor(status: string): string {
   if (status === VERIFICATION_STATUS.FINISHED) return 'success.main';
   if (status === VERIFICATION_STATUS.ERROR) return 'error.main';
   return 'text.primary';
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-      {label}:{' '}
-      <Typography component="span" variant="body2" color="text.primary">
-        {children}
-      </Typography>
-    </Typography>
-  );
 }
 
 export default function VerificationPage() {
@@ -114,15 +104,15 @@ export default function VerificationPage() {
                     {v.name}
                   </Typography>
                   <Stack spacing={0.25}>
-                    <Field label="ID">{v.id}</Field>
-                    <Field label="Video name">{videoNames.get(v.video) ?? 'Unknown'}</Field>
-                    <Field label="Status">{v.status}</Field>
+                    <CardField label="ID">{v.id}</CardField>
+                    <CardField label="Video name">{videoNames.get(v.video) ?? 'Unknown'}</CardField>
+                    <CardField label="Status">{v.status}</CardField>
                     {url && (
-                      <Field label="URL">
+                      <CardField label="URL">
                         <Link href={url} target="_blank" rel="noopener" sx={{ wordBreak: 'break-all' }}>
                           {url}
                         </Link>
-                      </Field>
+                      </CardField>
                     )}
                   </Stack>
                   {busy && (
