@@ -6,7 +6,10 @@ import { JobQueue } from './jobs/queue.ts';
 import { startWorker } from './jobs/worker.ts';
 import { MediaSigner } from './media/signer.ts';
 import { Storage } from './media/storage.ts';
+import { INDEX_FORMAT } from '@logo-review/engine';
 import { accountsRepository } from './repositories/accounts.repository.ts';
+import { brandsRepository } from './repositories/brands.repository.ts';
+import { requestActivation } from './services/brands.service.ts';
 import { placementsRepository } from './repositories/placements.repository.ts';
 import { ensureFirstUser } from './services/accounts.service.ts';
 
@@ -52,6 +55,10 @@ export async function createContext(
         signer: new MediaSigner(secret),
         jobs,
       };
+      // After an engine upgrade, indexes of an older format are rebuilt (analyses skip them meanwhile).
+      for (const b of await brandsRepository.staleIndexes(db, INDEX_FORMAT)) {
+        await requestActivation(ctx, b.organization_id, b.id);
+      }
       if (config.role !== 'api') await startWorker(ctx);
       return ctx;
     });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { API, BrandListQuery, IdBody, LIMITS } from '@logo-review/contract';
+import { INDEX_FORMAT } from '@logo-review/engine';
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { checkImage, displayFileName } from '../media/images.ts';
@@ -56,15 +57,11 @@ export const brandsRoutes = (ctx: AppContext) =>
       async (req) => {
         const org = orgOf(req);
         if (req.query.refresh === 'true') {
-          // Re-runs activation for every active brand whose index is missing or stale.
+          // Re-runs activation for every active brand whose index is missing, failed or stale.
           for (const b of await repo.list(ctx.db, org)) {
-            if (
-              !b.deactivated &&
-              (b.status !== 'ACTIVE' || !b.index_path) &&
-              !['QUEUED', 'ACTIVATING'].includes(b.status)
-            ) {
-              const logos = await repo.logos(ctx.db, org, [b.id]);
-              if (logos.length > 0) await requestActivation(ctx, org, b.id);
+            const stale = b.status !== 'ACTIVE' || !b.index_path || b.index_format !== INDEX_FORMAT;
+            if (!b.deactivated && stale && !['QUEUED', 'ACTIVATING'].includes(b.status)) {
+              if ((await repo.logos(ctx.db, org, [b.id])).length > 0) await requestActivation(ctx, org, b.id);
             }
           }
         }

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { ActivateBrandJob } from '@logo-review/contract';
+import { INDEX_FORMAT } from '@logo-review/engine';
 import type { AppContext } from '../context.ts';
 import { brandsRepository as repo } from '../repositories/brands.repository.ts';
 import { runEngineTask } from './engine-client.ts';
@@ -41,6 +42,10 @@ export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): 
   }
   const rel = ctx.storage.newPath(org, 'indexes', '.idx');
   await writeFile(ctx.storage.resolve(rel), index.data);
-  await repo.setIndex(ctx.db, org, brand.id, rel, brand.index_version + 1);
+  await repo.setIndex(ctx.db, org, brand.id, {
+    path: rel,
+    version: brand.index_version + 1,
+    format: INDEX_FORMAT,
+  });
   await ctx.storage.remove(brand.index_path);
 }

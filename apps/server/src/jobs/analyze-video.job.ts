@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ENGINE_VERSION, type EngineDetection } from '@logo-review/engine';
+import { ENGINE_VERSION, INDEX_FORMAT, type EngineDetection } from '@logo-review/engine';
 import { JOBS, REVIEW_STATE, VIDEO_STATUS, type AnalyzeVideoJob } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
@@ -72,7 +72,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
     await ctx.jobs.send(JOBS.analyzeVideo, job, { startAfterSeconds: 3 });
     return;
   }
-  const brands = await brandsRepository.indexed(ctx.db, org);
+  const brands = await brandsRepository.indexed(ctx.db, org, INDEX_FORMAT);
   const settings = { sampleFps: ctx.config.analysisSampleFps, analysisHeight: ctx.config.analysisHeight };
   const hash = requestHash(video, brands, settings);
   if (video.status === VIDEO_STATUS.OK && video.request_hash === hash) return;

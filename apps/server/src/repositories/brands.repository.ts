@@ -13,6 +13,7 @@ export interface BrandRow {
   deactivated: boolean;
   index_version: number;
   index_path: string | null;
+  index_format: string | null;
 }
 export interface LogoRow {
   id: number;
@@ -118,22 +119,30 @@ export const brandsRepository = {
     db: Queryable,
     org: number,
     id: number,
-    indexPath: string | null,
-    version: number,
+    index: { path: string; version: number; format: string },
   ): Promise<void> {
     await db.query(
-      `UPDATE brands SET index_path = $3, index_version = $4, status = 'ACTIVE', activation_progress = 100,
-              status_reason = '', updated_at = now()
+      `UPDATE brands SET index_path = $3, index_version = $4, index_format = $5, status = 'ACTIVE',
+              activation_progress = 100, status_reason = '', updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND NOT deactivated`,
-      [org, id, indexPath, version],
+      [org, id, index.path, index.version, index.format],
+    );
+  },
+  /** Active brands (any organization) whose index was built with another engine index format. */
+  async staleIndexes(db: Queryable, format: string): Promise<{ id: number; organization_id: number }[]> {
+    return db.query(
+      `SELECT id, organization_id FROM brands
+       WHERE NOT deactivated AND status = 'ACTIVE' AND index_format IS DISTINCT FROM $1`,
+      [format],
     );
   },
   /** Active brands of the organization with a built index: the ones an analysis looks for. */
-  async indexed(db: Queryable, org: number): Promise<BrandRow[]> {
+  async indexed(db: Queryable, org: number, format: string): Promise<BrandRow[]> {
     return db.query<BrandRow>(
-      `SELECT * FROM brands WHERE organization_id = $1 AND NOT deactivated AND status = 'ACTIVE' AND index_path IS NOT NULL
+      `SELECT * FROM brands WHERE organization_id = $1 AND NOT deactivated AND status = 'ACTIVE'
+         AND index_path IS NOT NULL AND index_format = $2
        ORDER BY id`,
-      [org],
+      [org, format],
     );
   },
   /** How many brands of the organization are waiting for or building their index. */
