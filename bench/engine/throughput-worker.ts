@@ -3,6 +3,7 @@
  * `node --import tsx throughput-worker.ts <video> <index-list.json> <sampleFps> <analysisHeight>`.
  * Prints one JSON line.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { analyzeVideo, deserializeBrandIndex, probeVideo } from '../../packages/engine/src/index.ts';
 
@@ -16,6 +17,17 @@ const res = await analyzeVideo(video, brands, { sampleFps: Number(fps), analysis
 const wall = (performance.now() - t0) / 1000;
 const c = process.cpuUsage(c0);
 const cpu = (c.user + c.system) / 1e6;
+// Peak resident memory of this process. On Linux maxRSS survives exec, so a child spawned from a
+// big parent would report the parent's peak; VmHWM belongs to this process image only.
+function peakRssMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
 process.stdout.write(
-  `${JSON.stringify({ wall, cpu, duration: info.duration, detections: res.detections.length, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+  `${JSON.stringify({ wall, cpu, duration: info.duration, detections: res.detections.length, maxRssMb: peakRssMb() })}\n`,
 );
