@@ -67,7 +67,7 @@ describe('login', () => {
     const { context, page } = await newPage(browser, baseURL);
     await loginThroughUi(page, username, password);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
-    await page.getByText(`Welcome ${username}`).waitFor();
+    await page.getByRole('banner').getByText(`Welcome ${username}`).waitFor();
 
     await page.goto('/login');
     await page.waitForURL((url) => url.pathname === '/');
@@ -84,7 +84,8 @@ describe('login', () => {
     await dialog.getByLabel(/^Email/).fill('ada@example.com');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('alert').filter({ hasText: 'Your profile has been updated.' }).waitFor();
-    await page.getByText('Howdy Ada!').waitFor();
+    // The header's greeting (the profile menu shows it too, and may still be closing).
+    await page.getByRole('banner').getByText('Howdy Ada!').waitFor();
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
     await page
@@ -92,7 +93,7 @@ describe('login', () => {
       .getByLabel(/^Last Name/)
       .fill('Lovelace');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Hello, Ada Lovelace!').waitFor();
+    await page.getByRole('banner').getByText('Hello, Ada Lovelace!').waitFor();
 
     // My organization: same dialog, other view.
     await page.getByRole('button', { name: 'Profile menu' }).click();
