@@ -112,8 +112,14 @@ export class EditorPageObject {
   /** The overlay's CSS cursor at a point (hover feedback: 'move' over an edge, 'pointer' over a corner). */
   async cursorAt(x: number, y: number): Promise<string> {
     const p = await this.at(x, y);
-    await this.page.mouse.move(p.x, p.y);
-    return this.overlay.evaluate((el) => (el as HTMLElement).style.cursor);
+    // The overlay sets its cursor on pointermove once it has laid out: move again until it has.
+    for (let i = 0; i < 20; i++) {
+      await this.page.mouse.move(p.x + (i % 2) * 0.5, p.y);
+      const cursor = await this.overlay.evaluate((el) => (el as HTMLElement).style.cursor);
+      if (cursor) return cursor;
+      await this.page.waitForTimeout(100);
+    }
+    return '';
   }
 }
 
