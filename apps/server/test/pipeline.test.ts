@@ -134,13 +134,21 @@ describe('an upload right after a new brand', () => {
 
 describe('an engine upgrade', () => {
   it('rebuilds indexes of an older format on start and on refresh, and analyses skip them meanwhile', async () => {
-    const [b] = await s.ctx.db.query<{ id: number }>("SELECT id FROM brands WHERE status = 'ACTIVE' ORDER BY id LIMIT 1");
+    const [b] = await s.ctx.db.query<{ id: number }>(
+      "SELECT id FROM brands WHERE status = 'ACTIVE' ORDER BY id LIMIT 1",
+    );
     await s.ctx.db.query("UPDATE brands SET index_format = 'old-format' WHERE id = $1", [b.id]);
-    const brand = () => c.get('/api/brands/').then((r) => r.json().find((x: { id: number }) => x.id === b.id));
-    const refreshed = (await c.get('/api/brands/?refresh=true')).json().find((x: { id: number }) => x.id === b.id);
+    const brand = () =>
+      c.get('/api/brands/').then((r) => r.json().find((x: { id: number }) => x.id === b.id));
+    const refreshed = (await c.get('/api/brands/?refresh=true'))
+      .json()
+      .find((x: { id: number }) => x.id === b.id);
     expect(['QUEUED', 'ACTIVATING', 'ACTIVE']).toContain(refreshed.status);
     await eventually(async () => (await brand()).status === 'ACTIVE');
-    const [row] = await s.ctx.db.query<{ index_format: string }>('SELECT index_format FROM brands WHERE id = $1', [b.id]);
+    const [row] = await s.ctx.db.query<{ index_format: string }>(
+      'SELECT index_format FROM brands WHERE id = $1',
+      [b.id],
+    );
     expect(row.index_format).not.toBe('old-format');
   });
 });
