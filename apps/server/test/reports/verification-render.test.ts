@@ -7,10 +7,27 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timecode } from '../../src/reports/detection-overlay.ts';
-import { renderVerificationVideo, type RenderDetection } from '../../src/reports/verification-render.ts';
+import {
+  renderVerificationVideo,
+  type RenderDetection,
+  type RenderOptions,
+} from '../../src/reports/verification-render.ts';
 
 const run = promisify(execFile);
 const FPS = 25;
+
+/** Renders a 2 s 320x240 source (the test clips' size); `extra` overrides or adds options. */
+const render320 = (input: string, output: string, extra: Partial<RenderOptions> = {}) =>
+  renderVerificationVideo({
+    input,
+    output,
+    width: 320,
+    height: 240,
+    fps: FPS,
+    duration: 2,
+    detections: [],
+    ...extra,
+  });
 let dir: string;
 let withAudio: string;
 let silent: string;
@@ -92,13 +109,7 @@ describe('renderVerificationVideo', () => {
   it('encodes a browser-playable MP4 of the right size and duration, with the audio', async () => {
     const output = join(dir, 'out', 'with-detection.mp4');
     const progress: number[] = [];
-    await renderVerificationVideo({
-      input: withAudio,
-      output,
-      width: 320,
-      height: 240,
-      fps: FPS,
-      duration: 2,
+    await render320(withAudio, output, {
       detections: [DETECTION],
       onProgress: (f) => progress.push(f),
     });
@@ -119,13 +130,7 @@ describe('renderVerificationVideo', () => {
 
   it('draws the quad in its colour along its edges at its time, and nothing elsewhere', async () => {
     const output = join(dir, 'out', 'pixels.mp4');
-    await renderVerificationVideo({
-      input: withAudio,
-      output,
-      width: 320,
-      height: 240,
-      fps: FPS,
-      duration: 2,
+    await render320(withAudio, output, {
       detections: [DETECTION],
     });
     const during = await frameAt(output, 0.8);
@@ -159,15 +164,7 @@ describe('renderVerificationVideo', () => {
 
   it('renders a video without detections (and without audio) as a playable file', async () => {
     const output = join(dir, 'out', 'empty.mp4');
-    await renderVerificationVideo({
-      input: silent,
-      output,
-      width: 320,
-      height: 240,
-      fps: FPS,
-      duration: 2,
-      detections: [],
-    });
+    await render320(silent, output);
     const info = await probe(output);
     expect(info.streams.map((s) => s.codec_type)).toEqual(['video']);
     expect(info.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
@@ -208,16 +205,7 @@ describe('renderVerificationVideo', () => {
     const broken = join(dir, 'not-a-video.mp4');
     await writeFile(broken, 'this is not a video');
     const output = join(dir, 'out', 'broken.mp4');
-    const render = (input: string) =>
-      renderVerificationVideo({
-        input,
-        output,
-        width: 320,
-        height: 240,
-        fps: FPS,
-        duration: 2,
-        detections: [],
-      });
+    const render = (input: string) => render320(input, output);
     await expect(render(broken)).rejects.toThrow(/^Cannot read the source video: .+/);
     // The message goes into a status reason users read: no server paths in it.
     await expect(render(broken)).rejects.not.toThrow(dir);
@@ -228,13 +216,7 @@ describe('renderVerificationVideo', () => {
   it('stops on abort and leaves no file behind', async () => {
     const output = join(dir, 'aborted', 'render.mp4');
     const controller = new AbortController();
-    const rendering = renderVerificationVideo({
-      input: silent,
-      output,
-      width: 320,
-      height: 240,
-      fps: FPS,
-      duration: 2,
+    const rendering = render320(silent, output, {
       detections: [DETECTION],
       signal: controller.signal,
       onProgress: (f) => {
