@@ -67,6 +67,19 @@ async function listedIds(page: Page): Promise<string> {
   );
 }
 
+/** Clicks the start of the progress bar and waits until the timer shows the first frame. */
+async function rewind(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const bar = document.querySelector('[role="slider"][aria-label="Video progress"]')!;
+    const r = bar.getBoundingClientRect();
+    bar.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left, clientY: r.top + 2 }));
+  });
+  await page
+    .getByRole('timer', { name: 'Time' })
+    .getByText(/^00:00:00:00 \//)
+    .waitFor();
+}
+
 /** Plays to the end at 6x; returns the wall time. */
 async function playThrough(page: Page): Promise<number> {
   const t0 = Date.now();
@@ -226,15 +239,7 @@ try {
   // ---- 2 and 3. playback at 6x -------------------------------------------------------------------------------
   for (let i = 0; i < 10; i++) await page.getByRole('button', { name: 'Speed up' }).click();
   await page.getByRole('status', { name: 'Playback speed' }).getByText('6x').waitFor();
-  await page.evaluate(() => {
-    const bar = document.querySelector('[role="slider"][aria-label="Video progress"]')!;
-    const r = bar.getBoundingClientRect();
-    bar.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left, clientY: r.top + 2 }));
-  });
-  await page
-    .getByRole('timer', { name: 'Time' })
-    .getByText(/^00:00:00:00 \//)
-    .waitFor();
+  await rewind(page);
   const h0 = await heap(cdp);
   const wall1 = await playThrough(page);
   const h1 = await heap(cdp);
@@ -242,16 +247,8 @@ try {
     `pass 1 (loads every window): 10 min of video played at 6x in ${f(wall1, 1)} s; JS heap ${f(h0.heapMb, 1)} -> ${f(h1.heapMb, 1)} MB, DOM nodes ${h0.nodes} -> ${h1.nodes}, listeners ${h0.listeners} -> ${h1.listeners}`,
   );
 
-  await page.evaluate(() => {
-    window.__editorRenderTimes?.clear();
-    const bar = document.querySelector('[role="slider"][aria-label="Video progress"]')!;
-    const r = bar.getBoundingClientRect();
-    bar.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left, clientY: r.top + 2 }));
-  });
-  await page
-    .getByRole('timer', { name: 'Time' })
-    .getByText(/^00:00:00:00 \//)
-    .waitFor();
+  await page.evaluate(() => window.__editorRenderTimes?.clear());
+  await rewind(page);
   const q0 = await page.evaluate(() =>
     (({ totalVideoFrames, droppedVideoFrames }) => ({ totalVideoFrames, droppedVideoFrames }))(
       document.querySelector('video')!.getVideoPlaybackQuality(),

@@ -70,6 +70,36 @@ async function timeScrollAll(page: Page, total: number): Promise<number> {
  * Types `text` one key at a time. For each key: the input's next frame (how long the field itself
  * lags) and the time until the card list shows the filtered result.
  */
+/**
+ * Prints one list page's numbers: navigation to its first cards (3 runs), scrolling until every
+ * card is rendered, and typing a search (per key, and clearing it).
+ */
+async function measureListPage(
+  page: Page,
+  o: {
+    title: string;
+    path: string;
+    total: number;
+    items: string;
+    searchLabel: string;
+    query: string;
+    expected: (typed: string) => number;
+  },
+): Promise<void> {
+  const renders: number[] = [];
+  for (let i = 0; i < 3; i += 1) renders.push(await timeRender(page, o.path, Math.min(RENDER_STEP, o.total)));
+  console.log(
+    `${o.title} page (${o.items}), navigation to first ${await countCards(page)} cards: ${stats(renders)}`,
+  );
+  console.log(
+    `${o.title} page, scrolling until all ${o.total} cards are rendered: ${await timeScrollAll(page, o.total)} ms`,
+  );
+  const typed = await timeTyping(page, o.searchLabel, o.query, o.expected);
+  console.log(`${o.title} search, input's next frame per key: ${stats(typed.frames)}`);
+  console.log(`${o.title} search, key to filtered cards: ${stats(typed.settle)}`);
+  console.log(`${o.title} search, clearing back to ${o.total} cards: ${typed.clear} ms`);
+}
+
 async function timeTyping(page: Page, label: string, text: string, expectedAfter: (typed: string) => number) {
   const box = page.getByRole('searchbox', { name: label });
   await box.fill('');
@@ -153,34 +183,24 @@ async function main() {
     const videoCount = (q: string) =>
       q ? videoNames.filter((n) => n.toLowerCase().includes(q.toLowerCase())).length : VIDEOS;
 
-    const brandRenders: number[] = [];
-    for (let i = 0; i < 3; i += 1)
-      brandRenders.push(await timeRender(page, '/brands', Math.min(RENDER_STEP, BRANDS)));
-    console.log(
-      `Brands page (${BRANDS} brands), navigation to first ${await countCards(page)} cards: ${stats(brandRenders)}`,
-    );
-    console.log(
-      `Brands page, scrolling until all ${BRANDS} cards are rendered: ${await timeScrollAll(page, BRANDS)} ms`,
-    );
-    const b = await timeTyping(page, 'Search brands', 'nova 7', brandCount);
-    console.log(`Brands search, input's next frame per key: ${stats(b.frames)}`);
-    console.log(`Brands search, key to filtered cards: ${stats(b.settle)}`);
-    console.log(`Brands search, clearing back to ${BRANDS} cards: ${b.clear} ms`);
-
-    const videoRenders: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      videoRenders.push(await timeRender(page, `/videos?folder=${folderId}`, Math.min(RENDER_STEP, VIDEOS)));
-    }
-    console.log(
-      `Videos page (${VIDEOS} videos in the folder), navigation to first ${await countCards(page)} cards: ${stats(videoRenders)}`,
-    );
-    console.log(
-      `Videos page, scrolling until all ${VIDEOS} cards are rendered: ${await timeScrollAll(page, VIDEOS)} ms`,
-    );
-    const v = await timeTyping(page, 'Search videos', 'atlas 1', videoCount);
-    console.log(`Videos search, input's next frame per key: ${stats(v.frames)}`);
-    console.log(`Videos search, key to filtered cards: ${stats(v.settle)}`);
-    console.log(`Videos search, clearing back to ${VIDEOS} cards: ${v.clear} ms`);
+    await measureListPage(page, {
+      title: 'Brands',
+      path: '/brands',
+      total: BRANDS,
+      items: `${BRANDS} brands`,
+      searchLabel: 'Search brands',
+      query: 'nova 7',
+      expected: brandCount,
+    });
+    await measureListPage(page, {
+      title: 'Videos',
+      path: `/videos?folder=${folderId}`,
+      total: VIDEOS,
+      items: `${VIDEOS} videos in the folder`,
+      searchLabel: 'Search videos',
+      query: 'atlas 1',
+      expected: videoCount,
+    });
   } finally {
     await browser.close();
     await server.stop();

@@ -225,6 +225,7 @@ function thumbTable(brands: BrandIndex[]): ThumbExample[] {
       tw: e.thumbs.tw,
       th: e.thumbs.th,
       thumbs: e.thumbs.data.map((d) => new Uint8Array(Buffer.from(d, 'base64'))),
+      mask: e.thumbs.mask ? new Uint8Array(Buffer.from(e.thumbs.mask, 'base64')) : undefined,
     })),
   );
 }

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
-import { loadLogo, logoToGray } from './image-io.ts';
+import { alphaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { getCv } from './opencv.ts';
 
 /**
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
  */
-export const INDEX_FORMAT = 'orb2';
+export const INDEX_FORMAT = 'orb3';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -26,9 +26,10 @@ export interface IndexedExample {
   height: number;
   /**
    * Small grey renderings (tw x th, base64 of tw*th bytes each) used to verify a match by
-   * correlation: two for cut-out logos (on light and on dark), one for opaque examples.
+   * correlation: two for cut-out logos (on light and on dark), one for opaque examples; for
+   * cut-out logos also their alpha (`mask`, same grid).
    */
-  thumbs: { tw: number; th: number; data: string[] };
+  thumbs: { tw: number; th: number; data: string[]; mask?: string };
 }
 
 /**
@@ -89,10 +90,10 @@ export async function buildBrandIndex(
     const exIdx = examples.length;
     const backgrounds = logo.hasAlpha ? [235, 20] : [null];
     const ts = THUMB / Math.max(logo.width, logo.height);
-    const thumbs = {
+    const thumbs: IndexedExample['thumbs'] = {
       tw: Math.max(4, Math.round(logo.width * ts)),
       th: Math.max(4, Math.round(logo.height * ts)),
-      data: [] as string[],
+      data: [],
     };
     for (const bg of backgrounds) {
       const g = await logoToGray(logo, ts, bg, 0);
@@ -100,6 +101,8 @@ export async function buildBrandIndex(
       thumbs.th = g.height;
       thumbs.data.push(Buffer.from(g.data).toString('base64'));
     }
+    if (logo.hasAlpha)
+      thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs });
     for (const bg of backgrounds) {
       for (const s of SCALES) {

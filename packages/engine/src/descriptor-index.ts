@@ -60,6 +60,7 @@ export class DescriptorIndex {
     tw: number;
     th: number;
     thumbs: Uint8Array[];
+    mask?: Uint8Array;
   }[] = [];
   private readonly words: Uint32Array;
   private readonly bits: Uint16Array;
@@ -69,6 +70,9 @@ export class DescriptorIndex {
   private readonly stamp: Int32Array;
   private stampNo = 0;
   private readonly cands = new Int32Array(4096);
+  private readonly bestOf: Int32Array;
+  private readonly brandStamp: Int32Array;
+  private readonly brandSlot: Int32Array;
 
   constructor(brands: BrandIndex[]) {
     const n = brands.reduce((s, b) => s + b.count, 0);
@@ -92,6 +96,7 @@ export class DescriptorIndex {
           tw: e.thumbs.tw,
           th: e.thumbs.th,
           thumbs: e.thumbs.data.map((d) => new Uint8Array(Buffer.from(d, 'base64'))),
+          mask: e.thumbs.mask ? new Uint8Array(Buffer.from(e.thumbs.mask, 'base64')) : undefined,
         }),
       );
       this.brandOf.fill(bi, o, o + b.count);
@@ -108,6 +113,9 @@ export class DescriptorIndex {
     });
     this.words = new Uint32Array(bytes.buffer);
     this.stamp = new Int32Array(n);
+    this.bestOf = new Int32Array(brands.length);
+    this.brandStamp = new Int32Array(brands.length);
+    this.brandSlot = new Int32Array(brands.length);
     this.keyBits = Math.max(10, Math.min(18, Math.round(Math.log2(Math.max(n, 1))) - 2));
     // Sample key bits among the best balanced ones: ORB bits are not all 50/50 on logos, and
     // lopsided bits pile many descriptors into a few buckets.
@@ -161,19 +169,24 @@ export class DescriptorIndex {
   }
 
   /**
-   * Approximate nearest neighbour with a ratio test. The runner-up that the ratio test compares
-   * against must be a real alternative: another brand, or the same example far from the best
-   * keypoint (the same corner seen at another render scale is not an alternative).
+   * Approximate nearest neighbours, one per brand: each frame keypoint is paired with the nearest
+   * keypoint of each of the `brands` nearest brands whose distance is within `slack` of the
+   * overall nearest (and at most `maxDist`).
+   *
+   * No ratio test across brands: the corners and stroke ends that make up flat logos and
+   * wordmarks look alike in every logo (diagnosis on the generated set: for 95 % of the true
+   * correspondences of logos lost in matching, another brand's keypoint was nearer). Which brand
+   * a keypoint belongs to is decided by geometry: only the right brand's candidates agree on one
+   * homography.
    */
-  match(frame: FeatureSet, maxDist = 64, ratio = 0.8): Match[] {
+  match(frame: FeatureSet, maxDist = 64, brands = 6, slack = 10): Match[] {
     const out: Match[] = [];
     if (this.count === 0 || frame.count === 0) return out;
     const q = new Uint32Array(frame.desc.buffer, frame.desc.byteOffset, frame.count * 8);
+    const bestOf = this.bestOf;
     for (let i = 0; i < frame.count; i++) {
       const stamp = ++this.stampNo;
       let d1 = 999;
-      let t1 = -1;
-      let d2 = 999;
       let nc = 0;
       const cands = this.cands;
       for (let t = 0; t < TABLES; t++) {
@@ -188,38 +201,40 @@ export class DescriptorIndex {
           if (this.stamp[id] === stamp) continue;
           this.stamp[id] = stamp;
           const d = hamming(q, i * 8, this.words, id * 8);
-          if (d < 100 && nc < cands.length) {
+          if (d <= maxDist && nc < cands.length) {
             cands[nc++] = id;
             cands[nc++] = d;
           }
-          if (d < d1) {
-            d1 = d;
-            t1 = id;
-          }
+          if (d < d1) d1 = d;
         }
       }
-      if (t1 < 0 || d1 > maxDist) continue;
-      const b1 = this.brandOf[t1];
-      const e1 = this.exampleOf[t1];
-      const x1 = this.xy[t1 * 2];
-      const y1 = this.xy[t1 * 2 + 1];
-      const ex = this.examples[e1];
-      const near = 0.06 * Math.max(ex.width, ex.height);
+      if (d1 > maxDist) continue;
+      // nearest candidate per brand (slot in `cands`), brands in order of first appearance
+      let nb = 0;
       for (let c = 0; c < nc; c += 2) {
-        const id = cands[c];
-        const d = cands[c + 1];
-        if (id === t1 || d >= d2) continue;
-        if (this.brandOf[id] !== b1) d2 = d;
-        else if (
-          this.exampleOf[id] === e1 &&
-          Math.hypot(this.xy[id * 2] - x1, this.xy[id * 2 + 1] - y1) > near
-        )
-          d2 = d;
+        if (cands[c + 1] > d1 + slack) continue;
+        const b = this.brandOf[cands[c]];
+        if (this.brandStamp[b] !== stamp) {
+          this.brandStamp[b] = stamp;
+          this.brandSlot[b] = c;
+          bestOf[nb++] = b;
+        } else if (cands[c + 1] < cands[this.brandSlot[b] + 1]) this.brandSlot[b] = c;
       }
-      if (d1 < ratio * d2) out.push({ q: i, t: t1, dist: d1 });
+      // the `brands` nearest brands (stable selection, ties in order of appearance; nb is small)
+      for (let j = 0; j < Math.min(brands, nb); j++) {
+        let m = j;
+        for (let k = j + 1; k < nb; k++)
+          if (cands[this.brandSlot[bestOf[k]] + 1] < cands[this.brandSlot[bestOf[m]] + 1]) m = k;
+        const b = bestOf[m];
+        bestOf.copyWithin(j + 1, j, m);
+        bestOf[j] = b;
+        const c = this.brandSlot[b];
+        out.push({ q: i, t: cands[c], dist: cands[c + 1] });
+      }
     }
     if (this.stampNo > 2e9) {
       this.stamp.fill(0);
+      this.brandStamp.fill(0);
       this.stampNo = 0;
     }
     return out;

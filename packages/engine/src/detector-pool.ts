@@ -57,7 +57,13 @@ export class DetectorPool {
     if (size > 0) {
       const workers: Worker[] = [];
       try {
-        for (let i = 0; i < size; i++) workers.push(await startWorker(brands, opts));
+        // Started together: each loads OpenCV's WASM and builds its index (about a second).
+        const started = await Promise.allSettled(
+          Array.from({ length: size }, () => startWorker(brands, opts)),
+        );
+        for (const s of started) if (s.status === 'fulfilled') workers.push(s.value);
+        const failed = started.find((s) => s.status === 'rejected');
+        if (failed) throw failed.reason;
         if (process.env.ENGINE_DEBUG) console.error(`detector pool: ${size} worker(s)`);
         return new DetectorPool(workers, null, opts);
       } catch (err) {

@@ -6,6 +6,7 @@ import {
   isConvexClockwise,
   projectRect,
   quadIoU,
+  quadOverlapOfSmaller,
   sides,
   signedArea,
   type Quad,
@@ -19,6 +20,8 @@ export interface ThumbExample {
   tw: number;
   th: number;
   thumbs: Uint8Array[];
+  /** alpha of a cut-out logo on the thumbnail grid (255 = logo) */
+  mask?: Uint8Array;
 }
 
 /** A logo instance found in one frame. */
@@ -44,9 +47,13 @@ export interface DetectorOptions {
   ransacThreshold: number;
   /** minimum normalised cross-correlation between the warped frame patch and the example */
   minCorrelation: number;
-  /** Lowe ratio for the nearest-neighbour test */
-  ratio: number;
-  /** ORB pyramid levels of the frame (scale factor 1.25) */
+  /** brands a frame keypoint is matched to (nearest keypoint of each), see DescriptorIndex.match */
+  brandsPerKeypoint: number;
+  /**
+   * ORB pyramid levels of the full-size frame (scale factor 1.25). 4 levels (the half-size pass
+   * covering the rest) were 10 % faster with the same per-frame recall, but the full benchmark
+   * lost precision at >= 48 px (0.984 -> 0.933: one wrong track), so 6.
+   */
   nLevels: number;
   /** keypoint budget of the half-size pass, as a share of the full-size one */
   coarseShare: number;
@@ -57,12 +64,21 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   minInliers: 8,
   ransacThreshold: 4,
   minCorrelation: 0.5,
-  ratio: 0.8,
+  brandsPerKeypoint: 6,
   nLevels: 6,
   coarseShare: 0.5,
 };
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
+/** Inlier keypoints must span this share of the example's area. */
+const SPREAD = 0.08;
+
+/** Diagnostics (bench/engine/diagnose.ts): told why a candidate of an example was dropped. */
+export const trace: { lost?: (example: number, stage: string, value: number, quad?: Quad) => void } = {};
+function lost(example: number, stage: string, value: number, quad?: Quad): null {
+  trace.lost?.(example, stage, value, quad);
+  return null;
+}
 
 /** Finds every brand instance in one grey frame: ORB, shared LSH matching, RANSAC per example. */
 export function detectInFrame(
@@ -72,23 +88,8 @@ export function detectInFrame(
   opts: DetectorOptions = DEFAULT_DETECTOR,
 ): FrameHit[] {
   if (index.count === 0) return [];
-  const maxFeatures = Math.max(500, Math.round((opts.featuresPerMp * frame.width * frame.height) / 1e6));
-  const orb = { nLevels: opts.nLevels, scaleFactor: 1.25, patchSize: PATCH_SIZE };
-  // ORB's pyramid gives its coarse levels a small share of the keypoint budget, and large logos
-  // live there; a second pass on the half-size frame with its own budget finds them
-  // (benchmark, per frame: recall on 200+ px logos 0.14 -> 0.18 with a full budget).
-  const feats = mergeFeatures([
-    { f: computeOrb(cv, frame, { ...orb, maxFeatures }), scale: 1 },
-    {
-      f: computeOrb(cv, halve(frame), {
-        ...orb,
-        nLevels: 4,
-        maxFeatures: Math.round(maxFeatures * opts.coarseShare),
-      }),
-      scale: 2,
-    },
-  ]);
-  const matches = index.match(feats, 64, opts.ratio);
+  const feats = frameFeatures(cv, frame, opts);
+  const matches = index.match(feats, 64, opts.brandsPerKeypoint);
   const byExample = new Map<number, Match[]>();
   for (const m of matches) {
     const e = index.exampleOf[m.t];
@@ -98,7 +99,7 @@ export function detectInFrame(
   }
   const hits: FrameHit[] = [];
   for (const [example, list] of byExample) {
-    let remaining = list;
+    let remaining = list.sort((a, b) => a.dist - b.dist);
     for (let inst = 0; inst < MAX_INSTANCES_PER_EXAMPLE && remaining.length >= opts.minInliers; inst++) {
       const found = fitExample(cv, index, example, remaining, feats, frame, opts);
       // Look for a further instance only after a verified one: the best consensus failing means
@@ -111,6 +112,30 @@ export function detectInFrame(
     }
   }
   return suppress(hits);
+}
+
+/** ORB keypoints of a frame: the full-size pyramid plus a half-size pass for large logos. */
+export function frameFeatures(
+  cv: Cv,
+  frame: GrayImage,
+  opts: DetectorOptions = DEFAULT_DETECTOR,
+): FeatureSet {
+  const maxFeatures = Math.max(500, Math.round((opts.featuresPerMp * frame.width * frame.height) / 1e6));
+  const orb = { nLevels: opts.nLevels, scaleFactor: 1.25, patchSize: PATCH_SIZE };
+  // ORB's pyramid gives its coarse levels a small share of the keypoint budget, and large logos
+  // live there; a second pass on the half-size frame with its own budget finds them
+  // (benchmark, per frame: recall on 200+ px logos 0.14 -> 0.18 with a full budget).
+  return mergeFeatures([
+    { f: computeOrb(cv, frame, { ...orb, maxFeatures }), scale: 1 },
+    {
+      f: computeOrb(cv, halve(frame), {
+        ...orb,
+        nLevels: 4,
+        maxFeatures: Math.round(maxFeatures * opts.coarseShare),
+      }),
+      scale: 2,
+    },
+  ]);
 }
 
 function fitExample(
@@ -136,7 +161,7 @@ function fitExample(
   // RANSAC on all matches of a cluttered frame is both slow (full iteration budget) and weak
   // (a 4-point sample is rarely all inliers); run it on the best similarity consensus instead.
   const chosen = similarityConsensus(all, shape, Math.hypot(ex.width, ex.height));
-  if (chosen.length < opts.minInliers) return null;
+  if (chosen.length < opts.minInliers) return lost(example, 'consensus', chosen.length);
   const n = chosen.length;
   const src = new Float32Array(n * 2);
   const dst = new Float32Array(n * 2);
@@ -169,7 +194,7 @@ function fitExample(
     dstMat.delete();
     mask.delete();
   }
-  if (!H || count < opts.minInliers) return null;
+  if (!H || count < opts.minInliers) return lost(example, 'ransac', count);
   // One frame keypoint may vote once; duplicates inflate the inlier count on repetitive texture.
   const seenQ = new Set<number>();
   let unique = 0;
@@ -180,8 +205,18 @@ function fitExample(
     }
   });
   const quad = exampleQuad(H, ex);
-  const ok = unique >= opts.minInliers && plausible(quad, ex, frame) && spread(all, inlier, ex) >= 0.08;
-  if (!ok) return { hit: null, H, inlier };
+  const failed =
+    unique < opts.minInliers
+      ? 'unique'
+      : !plausible(quad, ex, frame)
+        ? 'plausible'
+        : spread(all, inlier, ex) < SPREAD
+          ? 'spread'
+          : null;
+  if (failed) {
+    lost(example, failed, unique, quad);
+    return { hit: null, H, inlier };
+  }
   const ratio = count / list.length;
   const score = Math.min(1, Math.max(0, (1 - Math.exp(-(unique - 4) / 10)) * (0.6 + 0.4 * ratio)));
   return { hit: { brand: ex.brand, example, quad, inliers: unique, score }, H, inlier };
@@ -206,14 +241,14 @@ function verify(
   // A fit resting on keypoints from one part of a flat logo can be tens of pixels off at the
   // far corners; with enough inliers, let the pixels pull it into place from farther away.
   const rescue = ncc < opts.minCorrelation && ncc >= 0.2 && refined.hit.inliers >= 10;
-  if (ncc < opts.minCorrelation && !rescue) return null;
+  if (ncc < opts.minCorrelation && !rescue) return lost(hit.example, 'ncc', ncc, refined.hit.quad);
   const polished = polishCorners(frame, refined.hit.quad, ex, ncc, rescue ? 10 : 40);
   if (
     polished.ncc < opts.minCorrelation ||
     !isConvexClockwise(polished.quad) ||
     !plausible(polished.quad, ex, frame)
   )
-    return null;
+    return lost(hit.example, 'polish', polished.ncc, polished.quad);
   const score = refined.hit.score * Math.min(1, 0.5 + polished.ncc / 1.4);
   return { ...refined.hit, quad: polished.quad, score };
 }
@@ -238,7 +273,7 @@ function mul3(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
 /**
  * Guided matching: project every keypoint of the example through the first homography, pair it
  * with the most similar frame keypoint within a few pixels, and refit on those pairs. The
- * RANSAC fit rests on the few matches that survived the global ratio test; this one uses every
+ * RANSAC fit rests on the matches the shared index proposed; this one uses every
  * consistent pair, which is what brings corners to within a pixel or two.
  */
 function refine(
@@ -328,13 +363,22 @@ export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExamp
   let inside = 0;
   const fx = ex.width / tw;
   const fy = ex.height / th;
+  // Sample a pyramid level where a thumbnail pixel spans about two frame pixels: point samples
+  // of a large logo at full resolution alias its thin strokes away.
+  const [cx, cy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2) * fy - 0.5);
+  const [ux, uy] = applyH(H, (tw / 2 + 1) * fx - 0.5, (th / 2) * fy - 0.5);
+  const [vx, vy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2 + 1) * fy - 0.5);
+  const span = Math.min(Math.hypot(ux - cx, uy - cy), Math.hypot(vx - cx, vy - cy));
+  const level = Number.isFinite(span) ? Math.max(0, Math.min(4, Math.floor(Math.log2(span / 2)))) : 0;
+  const img = pyramidLevel(frame, level);
+  const k = 1 / (1 << level);
   for (let v = 0; v < th; v++) {
     for (let u = 0; u < tw; u++) {
       let acc = 0;
       let cnt = 0;
       for (const [du, dv] of SUB) {
         const [px, py] = applyH(H, (u + du) * fx - 0.5, (v + dv) * fy - 0.5);
-        const val = bilinear(frame, px, py);
+        const val = bilinear(img, (px + 0.5) * k - 0.5, (py + 0.5) * k - 0.5);
         if (val >= 0) {
           acc += val;
           cnt++;
@@ -348,31 +392,53 @@ export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExamp
     }
   }
   if (inside < n * 0.5) return 0;
-  let best = -1;
+  let best = ex.mask ? maskedFit(sample, valid, ex.mask, ex.thumbs[0]) : -1;
+  // Per vertical band sums, so that the correlation can also be taken without one or two
+  // adjacent bands: a player or a post in front of a logo covers a vertical strip of it.
+  const st = new Float64Array(BANDS * 6);
   for (const t of ex.thumbs) {
-    let sa = 0;
-    let sb = 0;
-    for (let i = 0; i < n; i++) {
-      if (valid[i]) {
-        sa += sample[i];
-        sb += t[i];
+    st.fill(0);
+    for (let v = 0; v < th; v++) {
+      for (let u = 0; u < tw; u++) {
+        const i = v * tw + u;
+        if (!valid[i]) continue;
+        const o = Math.min(BANDS - 1, Math.floor((u * BANDS) / tw)) * 6;
+        const a = sample[i];
+        const b = t[i];
+        st[o] += 1;
+        st[o + 1] += a;
+        st[o + 2] += b;
+        st[o + 3] += a * a;
+        st[o + 4] += b * b;
+        st[o + 5] += a * b;
       }
     }
-    const ma = sa / inside;
-    const mb = sb / inside;
-    let cab = 0;
-    let caa = 0;
-    let cbb = 0;
-    for (let i = 0; i < n; i++) {
-      if (!valid[i]) continue;
-      const a = sample[i] - ma;
-      const b = t[i] - mb;
-      cab += a * b;
-      caa += a * a;
-      cbb += b * b;
+    for (let skip = 0; skip <= 2; skip++) {
+      for (let first = 0; first + skip <= (skip ? BANDS : 0); first++) {
+        let cnt = 0;
+        let sa = 0;
+        let sb = 0;
+        let saa = 0;
+        let sbb = 0;
+        let sab = 0;
+        for (let k = 0; k < BANDS; k++) {
+          if (k >= first && k < first + skip) continue;
+          cnt += st[k * 6];
+          sa += st[k * 6 + 1];
+          sb += st[k * 6 + 2];
+          saa += st[k * 6 + 3];
+          sbb += st[k * 6 + 4];
+          sab += st[k * 6 + 5];
+        }
+        if (cnt < inside * 0.5) continue;
+        const caa = saa - (sa * sa) / cnt;
+        const cbb = sbb - (sb * sb) / cnt;
+        const cab = sab - (sa * sb) / cnt;
+        // leaving bands out may only rescue a strong match: each costs 0.06
+        const ncc = (caa > 1e-6 && cbb > 1e-6 ? cab / Math.sqrt(caa * cbb) : 0) - 0.06 * skip;
+        if (ncc > best) best = ncc;
+      }
     }
-    const ncc = caa > 1e-6 && cbb > 1e-6 ? cab / Math.sqrt(caa * cbb) : 0;
-    if (ncc > best) best = ncc;
   }
   return best;
 }
@@ -439,12 +505,76 @@ export function polishCorners(
   return { quad: q, ncc: best };
 }
 
+/**
+ * Appearance score of a cut-out logo that ignores what is behind it: the scene decides the
+ * background (light here, dark there, a player's shirt), so only the logo's own pixels are
+ * compared. They must be explained by the logo's grey values (a linear fit, which for a
+ * one-colour logo is a constant) far better than the quad's pixels as a whole vary:
+ * 1 - 2 * residual variance of the logo pixels / variance of all pixels in the quad.
+ */
+function maskedFit(sample: Float32Array, valid: Uint8Array, mask: Uint8Array, thumb: Uint8Array): number {
+  let n = 0;
+  let sAll = 0;
+  let ssAll = 0;
+  let nf = 0;
+  let ms = 0;
+  let mt = 0;
+  for (let i = 0; i < sample.length; i++) {
+    if (!valid[i]) continue;
+    n++;
+    sAll += sample[i];
+    ssAll += sample[i] * sample[i];
+    if (mask[i] >= 230) {
+      nf++;
+      ms += sample[i];
+      mt += thumb[i];
+    }
+  }
+  if (nf < 12 || nf > n * 0.9) return -1;
+  const varAll = ssAll / n - (sAll / n) ** 2;
+  if (varAll < 36) return -1;
+  ms /= nf;
+  mt /= nf;
+  let cov = 0;
+  let vs = 0;
+  let vt = 0;
+  for (let i = 0; i < sample.length; i++) {
+    if (!valid[i] || mask[i] < 230) continue;
+    const a = sample[i] - ms;
+    const b = thumb[i] - mt;
+    cov += a * b;
+    vs += a * a;
+    vt += b * b;
+  }
+  const slope = vt > 4 * nf ? Math.max(0, cov / vt) : 0;
+  const residual = (vs - slope * cov) / nf;
+  return 1 - (2 * residual) / varAll;
+}
+
+/** Vertical bands of the correlation, see {@link correlate}. */
+const BANDS = 5;
+
 const SUB: [number, number][] = [
   [0.25, 0.25],
   [0.75, 0.25],
   [0.25, 0.75],
   [0.75, 0.75],
 ];
+
+const pyramids = new WeakMap<Uint8Array, GrayImage[]>();
+
+/** The frame halved `level` times (2x2 box averages), computed once per frame. */
+function pyramidLevel(frame: GrayImage, level: number): GrayImage {
+  if (level === 0) return frame;
+  let levels = pyramids.get(frame.data);
+  if (!levels) pyramids.set(frame.data, (levels = [frame]));
+  while (levels.length <= level) {
+    const last = levels[levels.length - 1];
+    if (last.width < 4 || last.height < 4) break;
+    levels.push(halve(last));
+  }
+  return levels[Math.min(level, levels.length - 1)];
+}
 
 function bilinear(img: GrayImage, x: number, y: number): number {
   if (!(x >= 0 && y >= 0 && x <= img.width - 1 && y <= img.height - 1)) return -1;
@@ -483,10 +613,13 @@ function similarityConsensus(all: Float32Array, shape: Float32Array, diag: numbe
   let best: number[] = [];
   let seed = 12345;
   const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
-  const iters = Math.min(400, Math.max(100, n));
+  const iters = Math.min(500, Math.max(100, n));
   for (let it = 0; it < iters; it++) {
-    const i = Math.floor(rnd() * n);
-    const j = Math.floor(rnd() * n);
+    // Matches come best first: draw from a prefix that grows to all of them (as PROSAC does),
+    // so the distinctive matches are tried together before the ambiguous ones.
+    const m = Math.min(n, Math.max(16, Math.ceil((n * (it + 1)) / (iters * 0.6))));
+    const i = Math.floor(rnd() * m);
+    const j = Math.floor(rnd() * m);
     if (i === j) continue;
     const sx = all[j * 4] - all[i * 4];
     const sy = all[j * 4 + 1] - all[i * 4 + 1];
@@ -562,6 +695,11 @@ export function plausible(
   if (Math.max(left, right) / Math.max(1e-6, Math.min(left, right)) > 3) return false;
   const aspect = (top + bottom) / (left + right) / (ex.width / ex.height);
   if (aspect > 3.5 || aspect < 1 / 3.5) return false;
+  // Upright within 60 degrees: logos in footage are not seen upside down or on their side, and
+  // such fits come from a symmetric part of the logo (a letter matching its turned twin).
+  const ux = quad[2] - quad[0] + quad[4] - quad[6];
+  const uy = quad[3] - quad[1] + quad[5] - quad[7];
+  if (ux <= 0 || Math.abs(uy) > Math.tan(Math.PI / 3) * ux) return false;
   // Interior angles between about 30 and 150 degrees: stronger shear than that is a bad fit.
   for (let i = 0; i < 4; i++) {
     const a = ((i + 3) % 4) * 2;
@@ -582,10 +720,11 @@ function suppress(hits: FrameHit[]): FrameHit[] {
   hits.sort((a, b) => b.score - a.score || b.inliers - a.inliers);
   const kept: FrameHit[] = [];
   for (const h of hits) {
-    const clash = kept.some((k) => {
-      const iou = quadIoU(k.quad, h.quad);
-      return k.brand === h.brand ? iou > 0.3 : iou > 0.5;
-    });
+    // Rival brands on one spot: logos that share letters or marks (two wordmarks in one typeface)
+    // match each other in part, and the better explained one wins.
+    const clash = kept.some((k) =>
+      k.brand === h.brand ? quadIoU(k.quad, h.quad) > 0.3 : quadOverlapOfSmaller(k.quad, h.quad) > 0.4,
+    );
     if (!clash) kept.push(h);
   }
   return kept;

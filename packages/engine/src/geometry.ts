@@ -113,12 +113,24 @@ function clockwise(q: Quad): Pt[] {
 
 /** Intersection over union of two convex quads (Sutherland-Hodgman clipping). */
 export function quadIoU(a: Quad, b: Quad): number {
+  const { inter, areaA, areaB } = overlap(a, b);
+  const ua = areaA + areaB - inter;
+  return ua > 0 ? inter / ua : 0;
+}
+
+/** Intersection of two convex quads over the smaller one's area (1 = one lies inside the other). */
+export function quadOverlapOfSmaller(a: Quad, b: Quad): number {
+  const { inter, areaA, areaB } = overlap(a, b);
+  const m = Math.min(areaA, areaB);
+  return m > 0 ? inter / m : 0;
+}
+
+function overlap(a: Quad, b: Quad): { inter: number; areaA: number; areaB: number } {
   const pa = clockwise(a);
-  let inter = clockwise(b);
+  const pb = clockwise(b);
+  let inter = pb;
   for (let i = 0; i < 4 && inter.length > 0; i++) inter = clip(inter, pa[i], pa[(i + 1) % 4]);
-  const ia = inter.length >= 3 ? polyArea(inter) : 0;
-  const ua = polyArea(pa) + polyArea(clockwise(b)) - ia;
-  return ua > 0 ? ia / ua : 0;
+  return { inter: inter.length >= 3 ? polyArea(inter) : 0, areaA: polyArea(pa), areaB: polyArea(pb) };
 }
 
 /** Largest distance between corresponding corners. */

@@ -139,3 +139,13 @@ export async function loadGray(
     originalHeight: oh,
   };
 }
+
+/** The logo's alpha channel resized to w x h (255 = logo, 0 = transparent). */
+export async function alphaThumb(logo: RgbaImage, w: number, h: number): Promise<Uint8Array> {
+  const data = await sharp(logo.data, { raw: { width: logo.width, height: logo.height, channels: 4 } })
+    .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+    .extractChannel(3)
+    .raw()
+    .toBuffer();
+  return new Uint8Array(data);
+}
