@@ -37,6 +37,13 @@ for (const file of fs.readdirSync(process.argv[1])) {
   const r = JSON.parse(fs.readFileSync(path.join(process.argv[1], file), "utf8"));
   p += r.numPassedTests; f += r.numFailedTests + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
   s += r.numPendingTests + r.numTodoTests;
+  for (const suite of r.testResults ?? []) {
+    if (suite.status === "failed" && !suite.assertionResults?.some((a) => a.status === "failed"))
+      console.log(`FAILED ${file.replace(/\.json$/, "")} ${path.basename(suite.name)}: ${String(suite.message).split("\n")[0]}`);
+    for (const a of suite.assertionResults ?? [])
+      if (a.status === "failed")
+        console.log(`FAILED ${file.replace(/\.json$/, "")} ${path.basename(suite.name)} > ${a.fullName}: ${String(a.failureMessages?.[0] ?? "").split("\n")[0]}`);
+  }
 }
 console.log(`${p} passed, ${f} failed, ${s} skipped`);
 ' "$out"

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JOBS } from '@logo-review/contract';
 import { DEFAULT_SAMPLE_FPS } from '@logo-review/engine';
 import { logoFile, maxCornerError, videoWithLogo } from './engine-media.ts';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
@@ -102,8 +103,44 @@ describe('upload to detections, through the real engine', () => {
       (await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)).json(),
     ).toHaveLength(1);
 
+    // Two attempts at once (the queue reruns a job that ran past its expiry while its worker is
+    // still alive): one analyses, the other finds the lease held and comes back later.
+    await s.ctx.db.query("UPDATE videos SET request_hash = '' WHERE id = $1", [videoId]);
+    const send = vi.spyOn(s.ctx.jobs, 'send').mockResolvedValue(null);
+    try {
+      await Promise.all([
+        analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId }),
+        analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId }),
+      ]);
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send.mock.calls[0][0]).toBe(JOBS.analyzeVideo);
+      expect(send.mock.calls[0][2]?.startAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      send.mockRestore();
+    }
+    const again = (await c.get(`/api/videos/${videoId}/`)).json();
+    expect([again.status, again.progress, again.request_hash]).toEqual(['OK', 100, video.request_hash]);
+    expect(
+      (await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)).json(),
+    ).toHaveLength(1);
+    // A lease not renewed for longer than it lasts belongs to a dead worker: the next attempt takes it.
+    await s.ctx.db.query(
+      "UPDATE videos SET request_hash = '', analysis_owner = 'dead worker', analysis_beat = now() - interval '1 hour' WHERE id = $1",
+      [videoId],
+    );
+    await analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId });
+    const [lease] = await s.ctx.db.query<{ request_hash: string; analysis_owner: string | null }>(
+      'SELECT request_hash, analysis_owner FROM videos WHERE id = $1',
+      [videoId],
+    );
+    expect(lease).toEqual({ request_hash: video.request_hash, analysis_owner: null });
+    const [redone] = (
+      await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=3000`)
+    ).json();
+    expect([redone.brand, redone.time_begin, redone.time_end]).toEqual([d.brand, d.time_begin, d.time_end]);
+
     // Review feeds the example's precision.
-    await c.put('/api/videos/detections/report/', { detectionIds: [d.id], type: 'truePositive' });
+    await c.put('/api/videos/detections/report/', { detectionIds: [redone.id], type: 'truePositive' });
     const b = (await c.get('/api/brands/')).json().find((x: { id: number }) => x.id === brand.id);
     expect(b.logos[0].precision).toBe(1);
   });

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { ENGINE_VERSION, INDEX_FORMAT, type EngineDetection } from '@logo-review/engine';
+import { createHash, randomUUID } from 'node:crypto';
+import { ENGINE_VERSION, INDEX_FORMAT, type EngineDetection, type MediaAnalysis } from '@logo-review/engine';
 import { JOBS, REVIEW_STATE, VIDEO_STATUS, type AnalyzeVideoJob } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
@@ -77,21 +77,43 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   const hash = requestHash(video, brands, settings);
   if (video.status === VIDEO_STATUS.OK && video.request_hash === hash) return;
 
-  await repo.setStatus(ctx.db, video.id, { status: VIDEO_STATUS.PROCESSING, progress: 0, status_reason: '' });
-  await ensureThumbnails(ctx, video);
-  const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p)));
-  const analysis = await runEngineTask(
-    {
-      kind: 'analyze',
-      file: ctx.storage.resolve(video.stored_path),
-      indexFiles: brands.map((b) => ctx.storage.resolve(b.index_path!)),
-      ...settings,
-    },
-    progress,
+  // One attempt at a time per video. The queue reruns a job that ran past its expiry even when its
+  // worker is alive; such a rerun finds the lease renewed and comes back later instead.
+  const owner = randomUUID();
+  const lease = analysisLeaseSeconds(ctx.config.jobExpireSeconds);
+  if (!(await repo.claimAnalysis(ctx.db, video.id, owner, lease))) {
+    await ctx.jobs.send(JOBS.analyzeVideo, job, { startAfterSeconds: lease });
+    return;
+  }
+  const beat = setInterval(
+    () => void repo.renewAnalysis(ctx.db, video.id, owner).catch(() => undefined),
+    (lease * 1000) / 3,
   );
+  let analysis: MediaAnalysis;
+  try {
+    await ensureThumbnails(ctx, video);
+    const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p), owner));
+    analysis = await runEngineTask(
+      {
+        kind: 'analyze',
+        file: ctx.storage.resolve(video.stored_path),
+        indexFiles: brands.map((b) => ctx.storage.resolve(b.index_path!)),
+        ...settings,
+      },
+      progress,
+    );
+  } catch (err) {
+    await repo.releaseAnalysis(ctx.db, video.id, owner);
+    throw err;
+  } finally {
+    clearInterval(beat);
+  }
   const auto = await placementsRepository.automaticIds(ctx.db, org);
   const known = new Set(brands.map((b) => b.id));
   await ctx.db.transaction(async (tx) => {
+    // The row lock makes writers of one video's result take turns; an attempt whose lease was
+    // taken over (it looked dead) leaves the result to the one that holds it.
+    if (!(await repo.holdsAnalysis(tx, video.id, owner))) return;
     await detectionsRepository.deleteEngineUnreviewed(tx, video.id);
     const reviewed = await tx.query<{ brand_id: number; time_begin: number; time_end: number }>(
       "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine')",
@@ -125,7 +147,16 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
       status_reason: '',
       request_hash: hash,
     });
+    await repo.releaseAnalysis(tx, video.id, owner);
   });
+}
+
+/**
+ * How long an analysis lease lasts without renewal (it is renewed every third of that): the queue's
+ * expiry, at most a minute, at least 5 s.
+ */
+export function analysisLeaseSeconds(jobExpireSeconds: number): number {
+  return Math.max(5, Math.min(60, jobExpireSeconds));
 }
 
 /** After the last retry: the video ends as 'ERROR PROCESSING' with the reason. */

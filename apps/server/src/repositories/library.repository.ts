@@ -1,3 +1,4 @@
+import { VIDEO_STATUS } from '@logo-review/contract';
 import type { Queryable } from '@logo-review/db';
 
 export interface FolderRow {
@@ -133,8 +134,48 @@ export const libraryRepository = {
       [id, s.status, s.status_reason ?? null, s.progress ?? null, s.request_hash ?? null],
     );
   },
-  async setProgress(db: Queryable, id: number, progress: number): Promise<void> {
-    await db.query('UPDATE videos SET progress = $2, updated_at = now() WHERE id = $1', [id, progress]);
+  /**
+   * Takes the analysis lease of a video: true when nobody holds it or its holder has not renewed it
+   * for `leaseSeconds` (that worker died); the video is then PROCESSING at 0 %.
+   */
+  async claimAnalysis(db: Queryable, id: number, owner: string, leaseSeconds: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE videos SET analysis_owner = $2, analysis_beat = now(), status = $4, progress = 0, status_reason = '',
+              updated_at = now()
+        WHERE id = $1 AND (analysis_owner IS NULL OR analysis_beat < now() - make_interval(secs => $3))
+        RETURNING id`,
+      [id, owner, leaseSeconds, VIDEO_STATUS.PROCESSING],
+    );
+    return rows.length === 1;
+  },
+  /** Renews the lease; false when another attempt has taken it over. */
+  async renewAnalysis(db: Queryable, id: number, owner: string): Promise<boolean> {
+    const rows = await db.query(
+      'UPDATE videos SET analysis_beat = now() WHERE id = $1 AND analysis_owner = $2 RETURNING id',
+      [id, owner],
+    );
+    return rows.length === 1;
+  },
+  /** Locks the video row for the rest of the transaction; true when `owner` still holds the lease. */
+  async holdsAnalysis(db: Queryable, id: number, owner: string): Promise<boolean> {
+    const rows = await db.query<{ analysis_owner: string | null }>(
+      'SELECT analysis_owner FROM videos WHERE id = $1 FOR UPDATE',
+      [id],
+    );
+    return rows[0]?.analysis_owner === owner;
+  },
+  async releaseAnalysis(db: Queryable, id: number, owner: string): Promise<void> {
+    await db.query(
+      'UPDATE videos SET analysis_owner = NULL, analysis_beat = NULL WHERE id = $1 AND analysis_owner = $2',
+      [id, owner],
+    );
+  },
+  /** The progress of the analysis that `owner` holds the lease of (none once it has ended). */
+  async setProgress(db: Queryable, id: number, progress: number, owner: string): Promise<void> {
+    await db.query(
+      'UPDATE videos SET progress = $2, updated_at = now() WHERE id = $1 AND analysis_owner = $3',
+      [id, progress, owner],
+    );
   },
   async setThumbnails(db: Queryable, id: number, t: VideoRow['thumbnails']): Promise<void> {
     await db.query('UPDATE videos SET thumbnails = $2 WHERE id = $1', [
