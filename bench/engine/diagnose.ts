@@ -117,6 +117,9 @@ function explainMatching(b: number, pairs: Map<number, { t: number; d: number }>
 }
 let frames = 0;
 let falseHits = 0;
+// colour residual (see chromaResidual) of the hits that are right and of the false ones
+const colourTrue: number[] = [];
+const colourFalse: number[] = [];
 let ms = 0;
 for (const clip of clips) {
   for await (const frame of streamFrames(clip.file, { sampleFps: 4, width: CLIP_W, height: CLIP_H })) {
@@ -124,8 +127,11 @@ for (const clip of clips) {
     const t0 = performance.now();
     const drops: { example: number; stage: string; value: number; quad?: number[] }[] = [];
     trace.lost = (example, stage, value, quad) => drops.push({ example, stage, value, quad });
+    const colourOf = new Map<string, number>();
+    trace.colour = (_, residual, quad) => colourOf.set(quad.join(), residual);
     const hits = detectInFrame(cv, frame, index);
     trace.lost = undefined;
+    trace.colour = undefined;
     ms += performance.now() - t0;
     frames++;
     const feats = frameFeatures(cv, frame);
@@ -136,12 +142,20 @@ for (const clip of clips) {
         (i) =>
           f >= i.from && f < i.to && brandNo.get(i.brand) === h.brand && quadIoU(h.quad, i.quads[f]) >= 0.5,
       );
+      const residual = colourOf.get(h.quad.join()) ?? -1;
+      (ok ? colourTrue : colourFalse).push(residual);
+      if (ok && residual > 12 && process.env.DIAG_VERBOSE) {
+        const inst = clip.instances.find((i) => f >= i.from && f < i.to && brandNo.get(i.brand) === h.brand)!;
+        log(
+          `right hit with colour ${residual.toFixed(1)}: ${clip.file} f${f} ${inst.brand} ${inst.kind} ${inst.size.toFixed(0)} px`,
+        );
+      }
       if (!ok) {
         falseHits++;
         const over = clip.instances.find((i) => f >= i.from && f < i.to && quadIoU(h.quad, i.quads[f]) > 0);
         if (process.env.DIAG_VERBOSE)
           log(
-            `false hit f${f} ${brands[h.brand].name} score ${h.score.toFixed(2)} inl ${h.inliers} over ${over?.brand ?? '-'} ${h.quad.map((v) => v.toFixed(0))}`,
+            `false hit f${f} ${brands[h.brand].name} colour ${residual.toFixed(1)} score ${h.score.toFixed(2)} inl ${h.inliers} over ${over?.brand ?? '-'} ${h.quad.map((v) => v.toFixed(0))}`,
           );
       }
     }
@@ -183,6 +197,13 @@ for (const clip of clips) {
   }
 }
 process.stdout.write(`geometry losses: ${JSON.stringify(geo, null, 1)}\n`);
+const pct = (xs: number[]) => {
+  const s = xs.filter((x) => x >= 0).sort((a, b) => a - b);
+  const at = (q: number) => (s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))].toFixed(1) : '-');
+  return `n ${s.length}, p50 ${at(0.5)}, p90 ${at(0.9)}, p95 ${at(0.95)}, p99 ${at(0.99)}, max ${at(1)}; sorted: ${s.map((x) => x.toFixed(0)).join(' ')}`;
+};
+process.stdout.write(`colour residual of right hits: ${pct(colourTrue)}\n`);
+process.stdout.write(`colour residual of false hits: ${pct(colourFalse)}\n`);
 process.stdout.write(`matching losses, per true correspondence: ${JSON.stringify(why)}\n`);
 const rows = [...tally].sort((a, b) => a[0].localeCompare(b[0]));
 process.stdout.write(

@@ -88,7 +88,22 @@ export function scoreClip(
     }
     for (const g of truths) if (!g.used) scores.add('fn', g.i.size, g.i.kind);
     preds.forEach((p, pi) => {
-      if (!pUsed.has(pi)) scores.add('fp', quadSize(p.q), kindOf(p.brand));
+      if (pUsed.has(pi)) return;
+      scores.add('fp', quadSize(p.q), kindOf(p.brand));
+      // BENCH_EXPLAIN_FP=1: what each false positive was (a wrong brand, or the right one misplaced)
+      if (process.env.BENCH_EXPLAIN_FP) {
+        const same = truths.find((g) => g.i.brand === p.brand);
+        const under = truths.find((g) => quadIoU(p.q, g.q) > 0);
+        process.stderr.write(
+          `FP ${clip.file.split('/').pop()} t ${t} ms ${p.brand} ${quadSize(p.q).toFixed(0)} px: ${
+            same
+              ? `its own logo at IoU ${quadIoU(p.q, same.q).toFixed(2)}`
+              : under
+                ? `over ${under.i.brand}`
+                : 'on the background'
+          }\n`,
+        );
+      }
     });
   }
 }

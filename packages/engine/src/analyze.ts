@@ -1,4 +1,4 @@
-import type { BrandIndex } from './brand-index.ts';
+import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import { availableParallelism } from 'node:os';
 import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
@@ -218,16 +218,7 @@ function followBack(
 }
 
 function thumbTable(brands: BrandIndex[]): ThumbExample[] {
-  return brands.flatMap((b) =>
-    b.examples.map((e) => ({
-      width: e.width,
-      height: e.height,
-      tw: e.thumbs.tw,
-      th: e.thumbs.th,
-      thumbs: e.thumbs.data.map((d) => new Uint8Array(Buffer.from(d, 'base64'))),
-      mask: e.thumbs.mask ? new Uint8Array(Buffer.from(e.thumbs.mask, 'base64')) : undefined,
-    })),
-  );
+  return brands.flatMap((b) => b.examples.map(decodeThumbs));
 }
 
 /** Global example number (as the descriptor index numbers them) -> brand and local example. */

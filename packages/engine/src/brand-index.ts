@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
-import { alphaThumb, loadLogo, logoToGray } from './image-io.ts';
+import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { getCv } from './opencv.ts';
 
 /**
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
  */
-export const INDEX_FORMAT = 'orb3';
+export const INDEX_FORMAT = 'orb4';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -27,9 +27,10 @@ export interface IndexedExample {
   /**
    * Small grey renderings (tw x th, base64 of tw*th bytes each) used to verify a match by
    * correlation: two for cut-out logos (on light and on dark), one for opaque examples; for
-   * cut-out logos also their alpha (`mask`, same grid).
+   * cut-out logos also their alpha (`mask`, same grid); and the colour (`uv`: base64 of the U
+   * then the V plane on the same grid, BT.601 as decoded video).
    */
-  thumbs: { tw: number; th: number; data: string[]; mask?: string };
+  thumbs: { tw: number; th: number; data: string[]; mask?: string; uv?: string };
 }
 
 /**
@@ -53,6 +54,20 @@ export interface BrandIndex {
   sa: Float32Array;
   /** 32-byte ORB descriptor per keypoint. */
   desc: Uint8Array;
+}
+
+/** An example's verification thumbnails, decoded (see {@link IndexedExample.thumbs}). */
+export function decodeThumbs(e: IndexedExample) {
+  const bytes = (b64: string) => new Uint8Array(Buffer.from(b64, 'base64'));
+  return {
+    width: e.width,
+    height: e.height,
+    tw: e.thumbs.tw,
+    th: e.thumbs.th,
+    thumbs: e.thumbs.data.map(bytes),
+    mask: e.thumbs.mask ? bytes(e.thumbs.mask) : undefined,
+    uv: e.thumbs.uv ? bytes(e.thumbs.uv) : undefined,
+  };
 }
 
 /** Long side of the normalised example raster. */
@@ -101,6 +116,7 @@ export async function buildBrandIndex(
       thumbs.th = g.height;
       thumbs.data.push(Buffer.from(g.data).toString('base64'));
     }
+    thumbs.uv = Buffer.from(await chromaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     if (logo.hasAlpha)
       thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs });

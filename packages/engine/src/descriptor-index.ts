@@ -1,4 +1,4 @@
-import type { BrandIndex } from './brand-index.ts';
+import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import type { FeatureSet } from './features.ts';
 
 /** One frame keypoint matched to one brand keypoint. */
@@ -61,6 +61,7 @@ export class DescriptorIndex {
     th: number;
     thumbs: Uint8Array[];
     mask?: Uint8Array;
+    uv?: Uint8Array;
   }[] = [];
   private readonly words: Uint32Array;
   private readonly bits: Uint16Array;
@@ -86,18 +87,7 @@ export class DescriptorIndex {
     brands.forEach((b, bi) => {
       const exBase = this.examples.length;
       b.examples.forEach((e, li) =>
-        this.examples.push({
-          brand: bi,
-          local: li,
-          width: e.width,
-          height: e.height,
-          start: o,
-          end: o,
-          tw: e.thumbs.tw,
-          th: e.thumbs.th,
-          thumbs: e.thumbs.data.map((d) => new Uint8Array(Buffer.from(d, 'base64'))),
-          mask: e.thumbs.mask ? new Uint8Array(Buffer.from(e.thumbs.mask, 'base64')) : undefined,
-        }),
+        this.examples.push({ brand: bi, local: li, start: o, end: o, ...decodeThumbs(e) }),
       );
       this.brandOf.fill(bi, o, o + b.count);
       for (let k = 0; k < b.count; k++) {

@@ -6,12 +6,13 @@
 import { parentPort } from 'node:worker_threads';
 import type { BrandIndex } from './brand-index.ts';
 import { DescriptorIndex } from './descriptor-index.ts';
+import { transferList, type GrayImage } from './features.ts';
 import { detectInFrame, type DetectorOptions } from './frame-detector.ts';
 import { getCv } from './opencv.ts';
 
 export type WorkerRequest =
   | { type: 'init'; brands: BrandIndex[]; opts: DetectorOptions }
-  | { type: 'frame'; id: number; width: number; height: number; data: Uint8Array };
+  | { type: 'frame'; id: number; frame: GrayImage };
 
 const port = parentPort;
 if (!port) throw new Error('detect-worker must run in a worker thread');
@@ -31,9 +32,9 @@ port.on('message', (msg: WorkerRequest) => {
     try {
       const { index, opts } = await ready!;
       const cv = await getCv();
-      const hits = detectInFrame(cv, msg, index, opts);
+      const hits = detectInFrame(cv, msg.frame, index, opts);
       // Hand the frame back too: the main thread follows tracks in it.
-      port.postMessage({ type: 'hits', id: msg.id, hits, data: msg.data }, [msg.data.buffer as ArrayBuffer]);
+      port.postMessage({ type: 'hits', id: msg.id, hits, frame: msg.frame }, transferList(msg.frame));
     } catch (err) {
       port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message });
     }

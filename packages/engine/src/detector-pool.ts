@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BrandIndex } from './brand-index.ts';
 import { DescriptorIndex } from './descriptor-index.ts';
-import type { GrayImage } from './features.ts';
+import { transferList, type GrayImage } from './features.ts';
 import { detectInFrame, type DetectorOptions, type FrameHit } from './frame-detector.ts';
 import { getCv } from './opencv.ts';
 
@@ -14,8 +14,6 @@ export interface FrameResult {
 type Pending = {
   resolve: (h: FrameResult) => void;
   reject: (e: Error) => void;
-  width: number;
-  height: number;
 };
 
 /**
@@ -35,12 +33,11 @@ export class DetectorPool {
     for (const w of workers) {
       w.on(
         'message',
-        (m: { type: string; id: number; hits?: FrameHit[]; data?: Uint8Array; message?: string }) => {
+        (m: { type: string; id: number; hits?: FrameHit[]; frame?: GrayImage; message?: string }) => {
           const p = this.pending.get(m.id);
           if (!p) return;
           this.pending.delete(m.id);
-          if (m.type === 'hits')
-            p.resolve({ hits: m.hits!, frame: { width: p.width, height: p.height, data: m.data! } });
+          if (m.type === 'hits') p.resolve({ hits: m.hits!, frame: m.frame! });
           else p.reject(new Error(m.message));
         },
       );
@@ -81,11 +78,9 @@ export class DetectorPool {
     const id = this.seq++;
     const w = this.workers[this.next++ % this.workers.length];
     return new Promise<FrameResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, width: frame.width, height: frame.height });
-      const data = frame.data.buffer.byteLength === frame.data.byteLength ? frame.data : frame.data.slice();
-      w.postMessage({ type: 'frame', id, width: frame.width, height: frame.height, data }, [
-        data.buffer as ArrayBuffer,
-      ]);
+      this.pending.set(id, { resolve, reject });
+      const own = ownBuffer(frame);
+      w.postMessage({ type: 'frame', id, frame: own }, transferList(own));
     });
   }
 
@@ -98,6 +93,16 @@ export class DetectorPool {
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
   }
+}
+
+/** The frame, or a copy of it when its planes share a buffer with other data (a pooled Buffer). */
+function ownBuffer(frame: GrayImage): GrayImage {
+  const planes = frame.uv ? [frame.data, frame.uv] : [frame.data];
+  const bytes = planes.reduce((s, p) => s + p.byteLength, 0);
+  // streamFrames gives each frame one buffer that holds exactly its planes
+  if (planes.every((p) => p.buffer === frame.data.buffer) && frame.data.buffer.byteLength === bytes)
+    return frame;
+  return { ...frame, data: frame.data.slice(), uv: frame.uv?.slice() };
 }
 
 function startWorker(brands: BrandIndex[], opts: DetectorOptions): Promise<Worker> {

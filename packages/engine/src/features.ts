@@ -33,6 +33,24 @@ export interface GrayImage {
   width: number;
   height: number;
   data: Uint8Array;
+  /**
+   * Colour, when known: the U plane then the V plane of yuv420p (each ceil(w/2) x ceil(h/2),
+   * BT.601 full range, 128 = no colour), as the engine has ffmpeg decode video. Used to check a
+   * match's colours.
+   */
+  uv?: Uint8Array;
+}
+
+/** Buffers of a frame's planes, each once. */
+export function transferList(frame: GrayImage): ArrayBuffer[] {
+  const list = new Set<ArrayBuffer>([frame.data.buffer as ArrayBuffer]);
+  if (frame.uv) list.add(frame.uv.buffer as ArrayBuffer);
+  return [...list];
+}
+
+/** Size of one chroma plane of a w x h yuv420p image. */
+export function chromaPlane(width: number, height: number): { cw: number; ch: number } {
+  return { cw: Math.ceil(width / 2), ch: Math.ceil(height / 2) };
 }
 
 /**

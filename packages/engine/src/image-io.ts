@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { extname } from 'node:path';
-import type { GrayImage } from './features.ts';
+import { chromaPlane, type GrayImage } from './features.ts';
 
 /** File extensions accepted as example logos and as still images. */
 export const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.svg', '.webp'];
@@ -109,17 +109,19 @@ export async function loadGray(
   file: string,
   maxSide: number,
 ): Promise<GrayImage & { originalWidth: number; originalHeight: number }> {
-  let meta;
+  let rgb;
   try {
-    meta = await sharp(file, { failOn: 'error' })
+    rgb = await sharp(file, { failOn: 'error' })
       .rotate()
       .flatten({ background: '#808080' })
-      .greyscale()
+      .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw new Error(`not a readable image: ${file} (${(err as Error).message})`);
   }
+  const raw = { width: rgb.info.width, height: rgb.info.height, channels: rgb.info.channels };
+  const meta = await sharp(rgb.data, { raw }).greyscale().raw().toBuffer({ resolveWithObject: true });
   const ow = meta.info.width;
   const oh = meta.info.height;
   const scale = Math.min(1, maxSide / Math.max(ow, oh));
@@ -131,13 +133,45 @@ export async function loadGray(
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`unexpected channel count ${info.channels}`);
+  const { cw, ch } = chromaPlane(info.width, info.height);
+  const colour = await sharp(rgb.data, { raw })
+    .resize(cw, ch, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return {
     width: info.width,
     height: info.height,
     data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height),
+    uv: rgbToUv(colour.data, colour.info.channels, cw * ch),
     originalWidth: ow,
     originalHeight: oh,
   };
+}
+
+/**
+ * BT.601 chroma, full range (as the engine has ffmpeg decode video frames), of interleaved
+ * pixels: U then V, one byte per pixel each.
+ */
+export function rgbToUv(rgb: Uint8Array, channels: number, pixels: number): Uint8Array {
+  const out = new Uint8Array(pixels * 2);
+  for (let i = 0; i < pixels; i++) {
+    const r = rgb[i * channels];
+    const g = rgb[i * channels + 1];
+    const b = rgb[i * channels + 2];
+    const y = 0.299 * r + 0.587 * g + 0.114 * b;
+    out[i] = Math.max(0, Math.min(255, Math.round(128 + 0.564 * (b - y))));
+    out[pixels + i] = Math.max(0, Math.min(255, Math.round(128 + 0.713 * (r - y))));
+  }
+  return out;
+}
+
+/** The logo's colour on a w x h grid: U then V (see {@link rgbToUv}). */
+export async function chromaThumb(logo: RgbaImage, w: number, h: number): Promise<Uint8Array> {
+  const data = await sharp(logo.data, { raw: { width: logo.width, height: logo.height, channels: 4 } })
+    .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  return rgbToUv(data, 4, w * h);
 }
 
 /** The logo's alpha channel resized to w x h (255 = logo, 0 = transparent). */

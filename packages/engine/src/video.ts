@@ -1,5 +1,6 @@
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { chromaPlane } from './features.ts';
 
 const run = promisify(execFile);
 
@@ -77,12 +78,16 @@ export interface SampledFrame {
   timeMs: number;
   width: number;
   height: number;
+  /** luma */
   data: Uint8Array;
+  /** chroma: U then V planes at half resolution (see {@link GrayImage.uv}) */
+  uv: Uint8Array;
 }
 
 /**
- * Streams sampled grey frames from ffmpeg (rawvideo on a pipe; never the whole video in memory).
- * The consumer's pace throttles ffmpeg through the pipe's back-pressure.
+ * Streams sampled frames (luma, and chroma at half resolution) from ffmpeg: rawvideo on a pipe,
+ * never the whole video in memory. The consumer's pace throttles ffmpeg through the pipe's
+ * back-pressure.
  */
 export async function* streamFrames(
   file: string,
@@ -102,11 +107,13 @@ export async function* streamFrames(
       '-an',
       '-sn',
       '-vf',
-      `fps=${sampleFps},scale=${width}:${height}:flags=area`,
+      // round=up: sample k is the frame on screen at k / sampleFps (the last one that started by
+      // then); the default rounding gives the frame after it, one source frame late.
+      `fps=${sampleFps}:round=up,scale=${width}:${height}:flags=area:out_range=full`,
       '-f',
       'rawvideo',
       '-pix_fmt',
-      'gray',
+      'yuv420p',
       'pipe:1',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -118,7 +125,9 @@ export async function* streamFrames(
   const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
   const abort = () => proc.kill('SIGKILL');
   opts.signal?.addEventListener('abort', abort);
-  const frameSize = width * height;
+  const { cw, ch } = chromaPlane(width, height);
+  const lumaSize = width * height;
+  const frameSize = lumaSize + 2 * cw * ch;
   let buf = Buffer.alloc(frameSize);
   let fill = 0;
   let index = 0;
@@ -131,8 +140,10 @@ export async function* streamFrames(
         fill += n;
         off += n;
         if (fill === frameSize) {
-          const data = new Uint8Array(buf.buffer, buf.byteOffset, frameSize);
-          yield { index, timeMs: (index * 1000) / sampleFps, width, height, data };
+          // One buffer per frame (it travels to a detector thread and back): luma, then chroma.
+          const data = new Uint8Array(buf.buffer, buf.byteOffset, lumaSize);
+          const uv = new Uint8Array(buf.buffer, buf.byteOffset + lumaSize, frameSize - lumaSize);
+          yield { index, timeMs: (index * 1000) / sampleFps, width, height, data, uv };
           index++;
           buf = Buffer.alloc(frameSize);
           fill = 0;

@@ -1,10 +1,12 @@
 /**
  * Cases that the benchmark's diagnosis (bench/engine/diagnose.ts) showed to be lost before: a
  * one-colour cut-out logo whose background changes under it, a logo partly covered by a player,
- * and two brands whose logos share a part.
+ * two brands whose logos share a part, and a logo alike in grey but in other colours.
  */
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { trace } from '../src/frame-detector.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { loadLogo } from '../src/image-io.ts';
 import { compositeLogo, type RgbImage } from '../src/synth.ts';
@@ -54,6 +56,9 @@ beforeAll(async () => {
   );
   for (const [name, file] of Object.entries(files))
     brands[name] = await buildBrandIndex({ id: name, name, examples: [{ id: name, file }] });
+  // the textured logo in other colours at the same lightness: alike in grey, not in colour
+  files.recoloured = join(dir, 'recoloured.png');
+  await sharp(files.textured).modulate({ hue: 150 }).png().toFile(files.recoloured);
 });
 
 async function scene(
@@ -106,6 +111,31 @@ describe('analyzeImage on hard cases', () => {
       const file = await scene(`${name}.png`, files[name], quad);
       const res = await analyzeImage(file, [brands[rival], brands[name], brands.textured]);
       expect(res.detections.map((d) => d.brandId)).toEqual([name]);
+    }
+  });
+
+  it('does not report a logo of the same design in other colours, and finds the real one', async () => {
+    const quad = [300, 180, 620, 200, 612, 350, 296, 330];
+    const rejected: number[] = [];
+    trace.lost = (_, stage, value) => {
+      if (stage === 'colour') rejected.push(value);
+    };
+    try {
+      const fake = await analyzeImage(await scene('recoloured-scene.png', files.recoloured, quad), [
+        brands.textured,
+      ]);
+      expect(fake.detections).toEqual([]);
+      // it is the colour check that refused it: the grey checks accepted it
+      expect(rejected.length).toBeGreaterThan(0);
+      rejected.length = 0;
+      const real = await analyzeImage(await scene('coloured-scene.png', files.textured, quad), [
+        brands.textured,
+      ]);
+      expect(real.detections.map((d) => d.brandId)).toEqual(['textured']);
+      expect(maxCornerError(real.detections[0].coordinates[0].points, quad)).toBeLessThanOrEqual(4);
+      expect(rejected).toEqual([]);
+    } finally {
+      trace.lost = undefined;
     }
   });
 });

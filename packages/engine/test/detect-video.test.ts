@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVideo, buildBrandIndex, probeVideo, type BrandIndex } from '../src/index.ts';
+import { chromaPlane } from '../src/features.ts';
 import { loadLogo } from '../src/image-io.ts';
+import { streamFrames } from '../src/video.ts';
 import { compositeLogo, type RgbImage } from '../src/synth.ts';
 import { background, maxCornerError, tempDir, texturedLogoSvg, writeSvg, writeVideo } from './fixtures.ts';
 
@@ -95,6 +97,30 @@ describe('probeVideo', () => {
     const bogus = join(dir, 'bogus.mp4');
     await writeFile(bogus, 'this is not a video');
     await expect(probeVideo(bogus)).rejects.toThrow(/not a readable video/);
+  });
+});
+
+describe('streamFrames', () => {
+  it('gives, for sample k, the frame on screen at k / sampleFps, with its colour', async () => {
+    // 12 fps, frame n a flat grey of level 8n, and a red square from frame 6 on
+    const frames: RgbImage[] = Array.from({ length: 24 }, (_, n) => {
+      const img = { width: 64, height: 48, data: new Uint8Array(64 * 48 * 3).fill(8 * n) };
+      if (n >= 6)
+        for (let y = 0; y < 16; y++)
+          for (let x = 0; x < 16; x++) img.data.set([230, 20, 20], (y * 64 + x) * 3);
+      return img;
+    });
+    const file = await writeVideo(join(dir, 'numbered.mp4'), frames, 12);
+    const got: { level: number; red: number; grey: number }[] = [];
+    for await (const f of streamFrames(file, { sampleFps: 4, width: 64, height: 48 })) {
+      const { cw } = chromaPlane(f.width, f.height);
+      const v = f.uv.subarray(cw * Math.ceil(f.height / 2)); // V plane
+      got.push({ level: f.data[40 * 64 + 40], red: v[4 * cw + 4], grey: v[20 * cw + 28] });
+    }
+    // samples at 0, 250, 500 ... ms are source frames 0, 3, 6 ... (not the frame after)
+    expect(got.map((g) => Math.round(g.level / 8))).toEqual([0, 3, 6, 9, 12, 15, 18, 21]);
+    expect(got.map((g) => g.red > 180)).toEqual([false, false, true, true, true, true, true, true]);
+    expect(got.every((g) => Math.abs(g.grey - 128) <= 3)).toBe(true);
   });
 });
 
