@@ -28,7 +28,7 @@ export interface IndexedExample {
    * Small grey renderings (tw x th, base64 of tw*th bytes each) used to verify a match by
    * correlation: two for cut-out logos (on light and on dark), one for opaque examples; for
    * cut-out logos also their alpha (`mask`, same grid); and the colour (`uv`: base64 of the U
-   * then the V plane on the same grid, BT.601 as decoded video).
+   * then the V plane on the same grid, BT.601 full range as the engine decodes video).
    */
   thumbs: { tw: number; th: number; data: string[]; mask?: string; uv?: string };
 }

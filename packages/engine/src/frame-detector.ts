@@ -609,7 +609,7 @@ function pyramidLevel(frame: GrayImage, level: number): GrayImage {
 
 /**
  * Colour check: how far the colours inside the quad are from the example's, as the RMS chroma
- * difference (U, V units; 0 = same colours) over a coarse grid of cells (colour is at half
+ * difference (U, V units; 0 = same colours) over cells of a few chroma pixels (colour is at half
  * resolution and blurred: cells, not pixels, are compared). The example's colours may be scaled
  * (saturation, exposure: gain 0.6-1.4) and shifted a little (white balance: +-10) to fit. Grey
  * patterns alike in luminance but not in colour (a shirt number in the shape of a league's logo)
