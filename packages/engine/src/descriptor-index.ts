@@ -48,21 +48,14 @@ export class DescriptorIndex {
   readonly xy: Float32Array;
   /** size (example px) and angle (deg) per keypoint */
   readonly sa: Float32Array;
-  readonly examples: {
+  /** each example's size and verification thumbnails (see {@link decodeThumbs}), by global number */
+  readonly examples: (ReturnType<typeof decodeThumbs> & {
     brand: number;
     local: number;
-    width: number;
-    height: number;
     /** keypoints of an example are contiguous: [start, end) */
     start: number;
     end: number;
-    /** verification thumbnails, see {@link IndexedExample.thumbs} */
-    tw: number;
-    th: number;
-    thumbs: Uint8Array[];
-    mask?: Uint8Array;
-    uv?: Uint8Array;
-  }[] = [];
+  })[] = [];
   private readonly words: Uint32Array;
   private readonly bits: Uint16Array;
   private readonly keyBits: number;
