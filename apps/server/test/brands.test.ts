@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
 import { pngLogo } from './fixtures.ts';
+import { activateBrandJob } from '../src/jobs/activate-brand.job.ts';
+import { brandsRepository } from '../src/repositories/brands.repository.ts';
 
 let s: TestServer;
 let c: Client;
@@ -53,6 +55,30 @@ describe('brands', () => {
       return x.status === 'ACTIVE' && x;
     });
     expect(active.activation_progress).toBe(100);
+
+    // A progress write that is slow to reach the database (on PostgreSQL it runs on another pooled
+    // connection) must not land after the index and leave the brand ACTIVATING for good.
+    const [{ organization_id }] = await s.ctx.db.query<{ organization_id: number }>(
+      'SELECT organization_id FROM brands WHERE id = $1',
+      [b.id],
+    );
+    const setStatus = brandsRepository.setStatus;
+    const writes: Promise<void>[] = [];
+    const slow = vi.spyOn(brandsRepository, 'setStatus').mockImplementation((...args) => {
+      const delay = args[3].activation_progress === 100 ? 300 : 0;
+      const w = new Promise((r) => setTimeout(r, delay)).then(() => setStatus(...args));
+      writes.push(w);
+      return w;
+    });
+    try {
+      await activateBrandJob(s.ctx, { organizationId: organization_id, brandId: b.id });
+      await Promise.all(writes); // whatever the job left running has landed now
+      expect(slow.mock.calls.some((call) => call[3].activation_progress === 100)).toBe(true);
+    } finally {
+      slow.mockRestore();
+    }
+    const again = (await c.get('/api/brands/')).json().find((y: { id: number }) => y.id === b.id);
+    expect([again.status, again.activation_progress]).toEqual(['ACTIVE', 100]);
   });
 
   it('a brand without logos is NO LOGOS; update (200) changes localized name and url, adds logos, keeps the name', async () => {

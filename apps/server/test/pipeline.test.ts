@@ -143,6 +143,37 @@ describe('upload to detections, through the real engine', () => {
     await c.put('/api/videos/detections/report/', { detectionIds: [redone.id], type: 'truePositive' });
     const b = (await c.get('/api/brands/')).json().find((x: { id: number }) => x.id === brand.id);
     expect(b.logos[0].precision).toBe(1);
+
+    // While a brand activates, a rerun waits; it shows "waiting" only when no live attempt is at work.
+    await s.ctx.db.query("UPDATE brands SET status = 'ACTIVATING', updated_at = now() WHERE id = $1", [
+      brand.id,
+    ]);
+    const waitSend = vi.spyOn(s.ctx.jobs, 'send').mockResolvedValue(null);
+    try {
+      await s.ctx.db.query(
+        "UPDATE videos SET request_hash = '', status = 'PROCESSING', progress = 40, analysis_owner = 'live worker', analysis_beat = now() WHERE id = $1",
+        [videoId],
+      );
+      await analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId });
+      const busy = (await c.get(`/api/videos/${videoId}/`)).json();
+      expect([busy.status, busy.progress]).toEqual(['PROCESSING', 40]);
+      await s.ctx.db.query(
+        "UPDATE videos SET analysis_owner = NULL, status = 'OK', progress = 100 WHERE id = $1",
+        [videoId],
+      );
+      await analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId });
+      const idle = (await c.get(`/api/videos/${videoId}/`)).json();
+      expect([idle.status, idle.status_reason]).toEqual([
+        'QUEUED',
+        'Waiting for brands to finish activating.',
+      ]);
+      expect(waitSend).toHaveBeenCalledTimes(2);
+    } finally {
+      waitSend.mockRestore();
+      await s.ctx.db.query("UPDATE brands SET status = 'ACTIVE' WHERE id = $1", [brand.id]);
+    }
+    await analyzeVideoJob(s.ctx, { organizationId: organization_id, videoId });
+    expect((await c.get(`/api/videos/${videoId}/`)).json().status).toBe('OK');
   });
 });
 

@@ -37,9 +37,11 @@ export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): 
       progress,
     );
   } catch (err) {
+    await progress.flush();
     await repo.setStatus(ctx.db, org, brand.id, { status: 'ERROR', status_reason: (err as Error).message });
     throw err;
   }
+  await progress.flush();
   const rel = ctx.storage.newPath(org, 'indexes', '.idx');
   await writeFile(ctx.storage.resolve(rel), index.data);
   await repo.setIndex(ctx.db, org, brand.id, {

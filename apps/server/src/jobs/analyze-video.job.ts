@@ -64,11 +64,9 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   const org = video.organization_id;
   // A brand created just before the upload is still building its index: wait for it rather than
   // analyse without it (an activation stuck for an hour no longer holds videos back).
+  const lease = analysisLeaseSeconds(ctx.config.jobExpireSeconds);
   if ((await brandsRepository.activating(ctx.db, org)) > 0) {
-    await repo.setStatus(ctx.db, video.id, {
-      status: VIDEO_STATUS.QUEUED,
-      status_reason: 'Waiting for brands to finish activating.',
-    });
+    await repo.setQueuedUnlessLeased(ctx.db, video.id, 'Waiting for brands to finish activating.', lease);
     await ctx.jobs.send(JOBS.analyzeVideo, job, { startAfterSeconds: 3 });
     return;
   }
@@ -80,7 +78,6 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   // One attempt at a time per video. The queue reruns a job that ran past its expiry even when its
   // worker is alive; such a rerun finds the lease renewed and comes back later instead.
   const owner = randomUUID();
-  const lease = analysisLeaseSeconds(ctx.config.jobExpireSeconds);
   if (!(await repo.claimAnalysis(ctx.db, video.id, owner, lease))) {
     await ctx.jobs.send(JOBS.analyzeVideo, job, { startAfterSeconds: lease });
     return;
@@ -89,10 +86,10 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
     () => void repo.renewAnalysis(ctx.db, video.id, owner).catch(() => undefined),
     (lease * 1000) / 3,
   );
+  const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p), owner));
   let analysis: MediaAnalysis;
   try {
     await ensureThumbnails(ctx, video);
-    const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p), owner));
     analysis = await runEngineTask(
       {
         kind: 'analyze',
@@ -107,6 +104,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
     throw err;
   } finally {
     clearInterval(beat);
+    await progress.flush();
   }
   const auto = await placementsRepository.automaticIds(ctx.db, org);
   const known = new Set(brands.map((b) => b.id));

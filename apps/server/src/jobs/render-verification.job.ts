@@ -48,6 +48,7 @@ export async function renderVerificationJob(ctx: AppContext, job: RenderVerifica
     });
   }
   const rel = ctx.storage.newPath(org, 'renders', '.mp4');
+  const progress = throttledProgress((p) => repo.setProgress(ctx.db, ver.id, Math.min(99, p)));
   try {
     await renderVerificationVideo({
       input: ctx.storage.resolve(video.stored_path),
@@ -57,11 +58,13 @@ export async function renderVerificationJob(ctx: AppContext, job: RenderVerifica
       fps: video.fps,
       duration: video.frames / video.fps,
       detections,
-      onProgress: throttledProgress((p) => repo.setProgress(ctx.db, ver.id, Math.min(99, p))),
+      onProgress: progress,
     });
   } catch (err) {
     await ctx.storage.remove(rel);
     throw err;
+  } finally {
+    await progress.flush();
   }
   const still = await repo.get(ctx.db, org, ver.id);
   if (!still) {

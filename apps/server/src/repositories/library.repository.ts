@@ -135,6 +135,22 @@ export const libraryRepository = {
     );
   },
   /**
+   * Shows the video as waiting (QUEUED with `reason`) unless an attempt holding a live analysis
+   * lease is working on it: that attempt's PROCESSING and progress stay on screen.
+   */
+  async setQueuedUnlessLeased(
+    db: Queryable,
+    id: number,
+    reason: string,
+    leaseSeconds: number,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE videos SET status = $2, status_reason = $3, updated_at = now()
+        WHERE id = $1 AND (analysis_owner IS NULL OR analysis_beat < now() - make_interval(secs => $4))`,
+      [id, VIDEO_STATUS.QUEUED, reason, leaseSeconds],
+    );
+  },
+  /**
    * Takes the analysis lease of a video: true when nobody holds it or its holder has not renewed it
    * for `leaseSeconds` (that worker died); the video is then PROCESSING at 0 %.
    */
