@@ -25,7 +25,7 @@ import { getCv } from '../../packages/engine/src/opencv.ts';
 import { streamFrames } from '../../packages/engine/src/video.ts';
 import { buildCatalog } from './catalog.ts';
 import { BUCKETS } from './evaluate.ts';
-import { CLIP_H, CLIP_W, generateClips } from './generate.ts';
+import { CLIP_H, CLIP_W, generateClips, scored } from './generate.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,10 +33,13 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     // 180 gives the catalogue of the full benchmark run (and so its clips with --clips 40)
     icons: { type: 'string', default: '40' },
+    // detector options over the defaults, as JSON (for comparing settings)
+    opts: { type: 'string', default: '{}' },
   },
 });
 const seed = Number(args.seed);
-const OUT = join(import.meta.dirname, '../../.bench-out/engine-diag');
+const detector = { ...DEFAULT_DETECTOR, ...(JSON.parse(args.opts!) as Partial<typeof DEFAULT_DETECTOR>) };
+const OUT = process.env.DIAG_OUT ?? join(import.meta.dirname, '../../.bench-out/engine-diag');
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const catalog = await buildCatalog(join(OUT, 'logos'), seed, {
@@ -117,6 +120,8 @@ function explainMatching(b: number, pairs: Map<number, { t: number; d: number }>
 }
 let frames = 0;
 let falseHits = 0;
+// logo-frames of >= 48 px per instance, and how many of them the detector found
+const perInstance = new Map<string, { frames: number; found: number }>();
 // colour residual (see chromaResidual) of the hits that are right and of the false ones
 const colourTrue: number[] = [];
 const colourFalse: number[] = [];
@@ -129,14 +134,14 @@ for (const clip of clips) {
     trace.lost = (example, stage, value, quad) => drops.push({ example, stage, value, quad });
     const colourOf = new Map<string, number>();
     trace.colour = (_, residual, quad) => colourOf.set(quad.join(), residual);
-    const hits = detectInFrame(cv, frame, index);
+    const hits = detectInFrame(cv, frame, index, detector);
     trace.lost = undefined;
     trace.colour = undefined;
     ms += performance.now() - t0;
     frames++;
-    const feats = frameFeatures(cv, frame);
+    const feats = frameFeatures(cv, frame, detector);
     const words = new Uint32Array(feats.desc.buffer, feats.desc.byteOffset, feats.count * 8);
-    const matches = index.match(feats, 64, DEFAULT_DETECTOR.brandsPerKeypoint);
+    const matches = index.match(feats, 64, detector.brandsPerKeypoint);
     for (const h of hits) {
       const ok = clip.instances.some(
         (i) =>
@@ -160,13 +165,20 @@ for (const clip of clips) {
       }
     }
     for (const inst of clip.instances) {
-      if (!(f >= inst.from && f < inst.to)) continue;
+      if (!scored(inst, f)) continue;
       const truth = inst.quads[f];
       const b = brandNo.get(inst.brand)!;
       const bucket = BUCKETS.find(([, lo, hi]) => inst.size >= lo && inst.size < hi)![0];
       const keys = [`size ${bucket}`, `kind ${inst.kind}`, inst.size >= 48 ? '>= 48 px' : '< 48 px'];
       const record = (s: Stage) => keys.forEach((k) => add(k, s));
+      const inst48 = `${clip.file} ${inst.brand} ${inst.from}`;
+      if (inst.size >= 48) {
+        const r = perInstance.get(inst48) ?? { frames: 0, found: 0 };
+        r.frames++;
+        perInstance.set(inst48, r);
+      }
       if (hits.some((h) => h.brand === b && quadIoU(h.quad, truth) >= 0.5)) {
+        if (inst.size >= 48) perInstance.get(inst48)!.found++;
         record('found');
         continue;
       }
@@ -205,6 +217,18 @@ const pct = (xs: number[]) => {
 process.stdout.write(`colour residual of right hits: ${pct(colourTrue)}\n`);
 process.stdout.write(`colour residual of false hits: ${pct(colourFalse)}\n`);
 process.stdout.write(`matching losses, per true correspondence: ${JSON.stringify(why)}\n`);
+{
+  const v = [...perInstance.values()];
+  const sum = (xs: typeof v, f: (r: (typeof v)[0]) => number) => xs.reduce((s, r) => s + f(r), 0);
+  const none = v.filter((r) => r.found === 0);
+  const some = v.filter((r) => r.found > 0);
+  for (const [k, r] of perInstance)
+    if (r.found === 0) process.stdout.write(`never found: ${k} (${r.frames} frames)\n`);
+  process.stdout.write(
+    `>= 48 px logo-frames by instance: ${sum(none, (r) => r.frames)} in ${none.length} instances never found, ` +
+      `${sum(some, (r) => r.frames)} in ${some.length} instances found in ${sum(some, (r) => r.found)} of them\n`,
+  );
+}
 const rows = [...tally].sort((a, b) => a[0].localeCompare(b[0]));
 process.stdout.write(
   `Per-frame diagnosis, ${clips.length} clips (seed ${seed}), ${frames} frames, detector ${(ms / frames).toFixed(0)} ms/frame, false hits ${falseHits}\n\n` +

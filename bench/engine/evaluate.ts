@@ -2,7 +2,7 @@
 import { quadIoU } from '../../packages/engine/src/geometry.ts';
 import type { MediaAnalysis } from '../../packages/engine/src/index.ts';
 import type { LogoKind } from './catalog.ts';
-import type { Clip } from './generate.ts';
+import { scored, type Clip } from './generate.ts';
 
 export const BUCKETS: [string, number, number][] = [
   ['16-32', 0, 32],
@@ -60,9 +60,11 @@ export function scoreClip(
   for (let k = 0; k < samples; k++) {
     const t = (k * 1000) / sampleFps;
     const f = Math.round((t * clip.fps) / 1000);
+    // A logo drawn but not visible at f (see generate.ts) is not scored: a detection of it is
+    // neither right nor wrong.
     const truths = clip.instances
       .filter((i) => f >= i.from && f < i.to)
-      .map((i) => ({ i, q: i.quads[f], used: false }));
+      .map((i) => ({ i, q: i.quads[f], used: false, ignored: !scored(i, f) }));
     const preds: { brand: string; q: number[] }[] = [];
     for (const d of result.detections) {
       const seg = d.coordinates.find(
@@ -84,9 +86,9 @@ export function scoreClip(
       if (pUsed.has(pr.p) || truths[pr.g].used) continue;
       pUsed.add(pr.p);
       truths[pr.g].used = true;
-      scores.add('tp', truths[pr.g].i.size, truths[pr.g].i.kind);
+      if (!truths[pr.g].ignored) scores.add('tp', truths[pr.g].i.size, truths[pr.g].i.kind);
     }
-    for (const g of truths) if (!g.used) scores.add('fn', g.i.size, g.i.kind);
+    for (const g of truths) if (!g.used && !g.ignored) scores.add('fn', g.i.size, g.i.kind);
     preds.forEach((p, pi) => {
       if (pUsed.has(pi)) return;
       scores.add('fp', quadSize(p.q), kindOf(p.brand));

@@ -39,6 +39,11 @@ export interface Instance {
   quads: number[][];
   /** the logo's short side in pixels at its first visible frame (the size bucket) */
   size: number;
+  /**
+   * Frames where the logo, though drawn, is not there to see (it barely changes the pixels: a
+   * black icon in a night scene). Not scored: a detection there is neither right nor wrong.
+   */
+  hidden?: number[];
 }
 
 export interface Clip {
@@ -214,11 +219,11 @@ export async function generateClips(
           f >= from && f < to ? makeQuad(cx0 + dx * p, cy0 + dy * p, w * sc, h * sc, persp, angle) : [],
         );
       }
-      const clash = instances.some((i) =>
-        [from, to - 1].some(
-          (f) => i.quads[f]?.length && quads[f].length && quadIoU(bbox(i.quads[f]), bbox(quads[f])) > 0,
-        ),
-      );
+      const overlaps = (f: number) =>
+        instances.some(
+          (i) => i.quads[f]?.length && quads[f].length && quadIoU(bbox(i.quads[f]), bbox(quads[f])) > 0,
+        );
+      const clash = overlaps(from) || overlaps(to - 1);
       if (
         clash ||
         quads.some((q) => q.length && q.some((v, i) => v < 2 || v > (i % 2 ? CLIP_H : CLIP_W) - 2))
@@ -232,11 +237,17 @@ export async function generateClips(
         speed: uniform(r, 0.3, 0.8),
         col: [uniform(r, 10, 90), uniform(r, 10, 90), uniform(r, 10, 90)],
       };
+      // Checked after its look is drawn, so that every other logo of the set stays as it was: two
+      // logos never overlap in a frame where both are shown (one would hide the other).
+      if (quads.some((q, f) => q.length && overlaps(f))) continue;
+      const hidden: number[] = [];
       for (let f = from; f < to; f++) {
+        const before = frames[f].data.slice();
         await compositeLogo(frames[f], raster, quads[f], look);
+        if (visibility(before, frames[f], quads[f]) < MIN_VISIBILITY) hidden.push(f);
         if (occluded) occlude(frames[f], quads[f], occ, (f - from) / (to - from));
       }
-      instances.push({ brand: logo.name, kind: logo.kind, from, to, quads, size: short });
+      instances.push({ brand: logo.name, kind: logo.kind, from, to, quads, size: short, hidden });
     }
     const noise = uniform(r, 0, 6);
     if (noise > 0.5) for (const f of frames) addNoise(f, noise, r);
@@ -247,6 +258,44 @@ export async function generateClips(
   }
   await writeFile(join(dir, 'truth.json'), JSON.stringify(clips));
   return clips;
+}
+
+/** Least {@link visibility} of a logo in a frame where it is scored. */
+const MIN_VISIBILITY = 10;
+
+/**
+ * How much compositing the logo changed the frame: mean absolute change per channel over the
+ * quad's area (transparent parts of an icon count as unchanged). A black icon on a night scene
+ * scores near 0.
+ */
+function visibility(before: Uint8Array, after: RgbImage, q: number[]): number {
+  const xs = [q[0], q[2], q[4], q[6]];
+  const ys = [q[1], q[3], q[5], q[7]];
+  const x0 = Math.max(0, Math.floor(Math.min(...xs)) - 2);
+  const x1 = Math.min(after.width, Math.ceil(Math.max(...xs)) + 2);
+  const y0 = Math.max(0, Math.floor(Math.min(...ys)) - 2);
+  const y1 = Math.min(after.height, Math.ceil(Math.max(...ys)) + 2);
+  let sum = 0;
+  for (let y = y0; y < y1; y++)
+    for (let i = (y * after.width + x0) * 3; i < (y * after.width + x1) * 3; i++)
+      sum += Math.abs(after.data[i] - before[i]);
+  const area = Math.abs(
+    (q[0] * q[3] -
+      q[2] * q[1] +
+      q[2] * q[5] -
+      q[4] * q[3] +
+      q[4] * q[7] -
+      q[6] * q[5] +
+      q[6] * q[1] -
+      q[0] * q[7]) /
+      2,
+  );
+  return sum / (3 * Math.max(1, area));
+}
+
+/** Whether an instance is scored at frame `f`: shown then, and visible (see {@link visibility}). */
+export function scored(i: Instance, f: number): boolean {
+  return f >= i.from && f < i.to && !i.hidden?.includes(f);
 }
 
 /** A dark vertical bar (a player, a goal post) passing over part of the logo. */

@@ -21,7 +21,7 @@ import {
 } from '../../packages/engine/src/index.ts';
 import { buildCatalog, SHARED } from './catalog.ts';
 import { BUCKETS, pr, scoreClip, Scores, type Tally } from './evaluate.ts';
-import { CLIP_H, CLIP_W, generateClips } from './generate.ts';
+import { CLIP_FPS, CLIP_H, CLIP_W, generateClips } from './generate.ts';
 import { realFootage } from './real-footage.ts';
 import { renderFrame } from './render.ts';
 
@@ -346,7 +346,10 @@ say();
 say(
   `Generated set: ${clips.length} clips x 3 s at ${CLIP_W}x${CLIP_H} from real footage, ${clips.reduce((s, c) => s + c.instances.length, 0)} logo instances, 50 brands indexed;`,
 );
-say(`scored at each sampled frame (${sampleFps} fps), polygon IoU >= 0.5; size = logo's short side in px`);
+say(`scored at each sampled frame (${sampleFps} fps), polygon IoU >= 0.5; size = logo's short side in px;`);
+say(
+  `${clips.reduce((s, c) => s + c.instances.reduce((t, i) => t + (i.hidden?.length ?? 0), 0), 0)} of ${clips.reduce((s, c) => s + c.instances.reduce((t, i) => t + i.to - i.from, 0), 0)} logo-frames (at ${CLIP_FPS} fps) not scored: drawn but not visible (see generate.ts)`,
+);
 say();
 say('| size / kind    | truths |    TP |    FP |    FN | prec. | recall |');
 say('|----------------|--------|-------|-------|-------|-------|--------|');
