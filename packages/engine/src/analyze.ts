@@ -177,7 +177,13 @@ function follow(
     for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
     if (run >= maxFollow) continue;
     const q = last.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
-    const f = followInFrame(frame, q, thumbs[last.example], DEFAULT_DETECTOR.minCorrelation);
+    const f = followInFrame(
+      frame,
+      q,
+      thumbs[last.example],
+      DEFAULT_DETECTOR.minCorrelation,
+      DEFAULT_DETECTOR.maxChroma,
+    );
     if (!f) continue;
     const quad = f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));
     out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true });
@@ -203,7 +209,13 @@ function followBack(
     const { timeMs, frame } = recent[i];
     if (timeMs >= first.timeMs) continue;
     const q = first.quad.map((v, k) => (k % 2 === 0 ? v / sx : v / sy));
-    const f = followInFrame(frame, q, thumbs[first.example], DEFAULT_DETECTOR.minCorrelation);
+    const f = followInFrame(
+      frame,
+      q,
+      thumbs[first.example],
+      DEFAULT_DETECTOR.minCorrelation,
+      DEFAULT_DETECTOR.maxChroma,
+    );
     if (!f) return;
     const quad = f.quad.map((v, k) => (k % 2 === 0 ? v * sx : v * sy));
     const clash = others.some(

@@ -1,4 +1,4 @@
-import { correlate, plausible, polishCorners, type ThumbExample } from './frame-detector.ts';
+import { chromaResidual, correlate, plausible, polishCorners, type ThumbExample } from './frame-detector.ts';
 import type { GrayImage } from './features.ts';
 import { exampleToFrame, isConvexClockwise, type Quad } from './geometry.ts';
 
@@ -13,10 +13,15 @@ export function followInFrame(
   quad: Quad,
   ex: ThumbExample,
   minCorrelation: number,
+  maxChroma: number,
 ): { quad: Quad; ncc: number } | null {
   const ncc0 = correlate(frame, exampleToFrame(quad, ex.width, ex.height), ex);
   if (ncc0 < 0.2) return null;
   const p = polishCorners(frame, quad, ex, ncc0, 40, true);
   if (p.ncc < minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) return null;
+  // The colours must still agree, as for a hit found by keypoints: a flat icon's outline can
+  // correlate with the texture it leaves behind (grass where a pink icon was).
+  const colour = chromaResidual(frame, exampleToFrame(p.quad, ex.width, ex.height), ex);
+  if (colour !== null && colour > maxChroma) return null;
   return p;
 }

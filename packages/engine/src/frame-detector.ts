@@ -1,3 +1,4 @@
+import { colourModels, detectByColour } from './colour-route.ts';
 import type { DescriptorIndex, Match } from './descriptor-index.ts';
 import {
   chromaPlane,
@@ -70,6 +71,8 @@ export interface DetectorOptions {
   coarseShare: number;
   /** largest colour difference from the example allowed (see {@link chromaResidual}) */
   maxChroma: number;
+  /** also look for flat single-colour icons by their colour and outline (see colour-route.ts) */
+  colourRoute: boolean;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -81,9 +84,11 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   nLevels: 6,
   coarseShare: 0.5,
   maxChroma: 20,
+  colourRoute: true,
 };
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
+const colourModelsOf = new WeakMap<DescriptorIndex, ReturnType<typeof colourModels>>();
 /** Inlier keypoints must span this share of the example's area. */
 const SPREAD = 0.08;
 
@@ -92,13 +97,18 @@ export const trace: {
   lost?: (example: number, stage: string, value: number, quad?: Quad) => void;
   /** the colour residual of a candidate that passed every other check (-1: no colour known) */
   colour?: (example: number, residual: number, quad: Quad) => void;
+  /** the outline overlap of a hit of the colour route (see colour-route.ts) */
+  colourShape?: (example: number, iou: number, quad: Quad) => void;
 } = {};
 function lost(example: number, stage: string, value: number, quad?: Quad): null {
   trace.lost?.(example, stage, value, quad);
   return null;
 }
 
-/** Finds every brand instance in one grey frame: ORB, shared LSH matching, RANSAC per example. */
+/**
+ * Finds every brand instance in one frame: ORB, shared LSH matching, RANSAC per example; then
+ * the colour route (colour-route.ts) for flat one-colour icons that no keypoint fit found.
+ */
 export function detectInFrame(
   cv: Cv,
   frame: GrayImage,
@@ -128,6 +138,16 @@ export function detectInFrame(
       hits.push(hit);
       remaining = remaining.filter((_, i) => !found.inlier[i]);
     }
+  }
+  if (opts.colourRoute) {
+    let models = colourModelsOf.get(index);
+    if (!models) colourModelsOf.set(index, (models = colourModels(index)));
+    const keypointHits = hits.slice();
+    hits.push(
+      ...detectByColour(frame, index, models, opts, (brand, quad) =>
+        keypointHits.some((h) => h.brand === brand && quadIoU(h.quad, quad) > 0.3),
+      ),
+    );
   }
   return suppress(hits);
 }
