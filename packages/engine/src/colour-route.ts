@@ -3,7 +3,6 @@ import { chromaPlane, type GrayImage } from './features.ts';
 import {
   chromaResidual,
   correlate,
-  descendCorners,
   plausible,
   polishCorners,
   trace,
@@ -21,12 +20,6 @@ import { exampleToFrame, isConvexClockwise, sides, type Quad } from './geometry.
  * connected regions on the frame's chroma plane; a region of the icon's proportions and fill gives
  * a box whose corners move while the icon's outline fits the region better; a good enough fit then
  * passes the same checks as a keypoint fit (grey correlation with corner polish, colours).
- *
- * Boards (a logo on a ground of one colour: sponsor boards, badges) are looked for the same way by
- * their ground: its outline, with the holes that the content makes, is fitted to the region of
- * the ground's colour, and the content must then correlate. Their content's corners are often
- * lost in matching too: the letters of one typeface look alike on every brand's board. Boards are
- * off by default (`DetectorOptions.boards`): they make analysis about twice as slow as it is.
  */
 
 /** An example that the colour route looks for. */
@@ -38,13 +31,6 @@ interface ColourModel {
   /** share of the example's box that the icon covers */
   fill: number;
   aspect: number;
-  /** where the icon is, on the example's thumbnail grid (>= 128): its outline, or a board's colour */
-  mask: Uint8Array;
-  /**
-   * A board: a logo on a ground of one colour (a sponsor board, a badge) rather than a one-colour
-   * icon. The ground's outline with the holes that its content makes is what is fitted.
-   */
-  board: boolean;
 }
 
 /** Least chroma (distance from grey) of an icon that the colour route looks for. */
@@ -64,28 +50,19 @@ const MIN_SHAPE_IOU = 0.8;
 /** Candidates verified per frame at most (largest first). */
 const MAX_CANDIDATES = 24;
 
-/** Least share of a board's pixels that are its ground's colour. */
-const BOARD_MIN_GROUND = 0.5;
-/** Least share of a board's pixels that are its content (not the ground): less is a blob. */
-const BOARD_MIN_CONTENT = 0.08;
-
-/**
- * The examples the colour route applies to: cut-out icons of one clear colour, and boards (a
- * logo on a ground of one clear colour).
- */
-export function colourModels(index: DescriptorIndex, boards: boolean): ColourModel[] {
+/** The examples the colour route applies to: cut-out icons of one clear colour. */
+export function colourModels(index: DescriptorIndex): ColourModel[] {
   const out: ColourModel[] = [];
   index.examples.forEach((ex, example) => {
-    if (!ex.uv) return;
+    if (!ex.mask || !ex.uv) return;
     const n = ex.tw * ex.th;
-    const opaque = (k: number) => !ex.mask || ex.mask[k] >= 230;
     let w = 0;
     let su = 0;
     let sv = 0;
     let cover = 0;
     for (let k = 0; k < n; k++) {
-      cover += ex.mask ? ex.mask[k] / 255 : 1;
-      if (!opaque(k)) continue;
+      cover += ex.mask[k] / 255;
+      if (ex.mask[k] < 230) continue;
       w++;
       su += ex.uv[k] - 128;
       sv += ex.uv[n + k] - 128;
@@ -95,66 +72,12 @@ export function colourModels(index: DescriptorIndex, boards: boolean): ColourMod
     const v = sv / w;
     let spread = 0;
     for (let k = 0; k < n; k++)
-      if (opaque(k)) spread += (ex.uv[k] - 128 - u) ** 2 + (ex.uv[n + k] - 128 - v) ** 2;
-    const aspect = ex.width / ex.height;
-    if (ex.mask && Math.hypot(u, v) >= MIN_SATURATION && Math.sqrt(spread / w) <= MAX_SPREAD) {
-      if (solidity(ex.mask, ex.tw, ex.th) <= MAX_SOLIDITY)
-        out.push({ example, u, v, fill: cover / n, aspect, mask: ex.mask, board: false });
-      return;
-    }
-    if (!boards) return;
-    const ground = groundColour(ex.uv, n, opaque);
-    if (!ground || Math.hypot(ground.u, ground.v) < MIN_SATURATION) return;
-    const model: ColourModel = { example, ...ground, fill: 0, aspect, mask: new Uint8Array(n), board: true };
-    const table = modelTable(model);
-    let inGround = 0;
-    for (let k = 0; k < n; k++)
-      if (opaque(k) && table[ex.uv[k] * 256 + ex.uv[n + k]]) {
-        model.mask[k] = 255;
-        inGround++;
-      }
-    if (inGround < BOARD_MIN_GROUND * w || inGround > (1 - BOARD_MIN_CONTENT) * w) return;
-    model.fill = inGround / n;
-    out.push(model);
+      if (ex.mask[k] >= 230) spread += (ex.uv[k] - 128 - u) ** 2 + (ex.uv[n + k] - 128 - v) ** 2;
+    if (Math.hypot(u, v) < MIN_SATURATION || Math.sqrt(spread / w) > MAX_SPREAD) return;
+    if (solidity(ex.mask, ex.tw, ex.th) > MAX_SOLIDITY) return;
+    out.push({ example, u, v, fill: cover / n, aspect: ex.width / ex.height });
   });
   return out;
-}
-
-/**
- * The most common colour of an example's pixels (chroma relative to grey): the fullest cell of a
- * coarse chroma histogram, refined to the mean of the pixels near it.
- */
-function groundColour(
-  uv: Uint8Array,
-  n: number,
-  opaque: (k: number) => boolean,
-): { u: number; v: number } | null {
-  const CELL = 8;
-  const counts = new Uint32Array(32 * 32);
-  for (let k = 0; k < n; k++) if (opaque(k)) counts[(uv[k] >> 3) * 32 + (uv[n + k] >> 3)]++;
-  let best = 0;
-  for (let c = 1; c < counts.length; c++) if (counts[c] > counts[best]) best = c;
-  if (!counts[best]) return null;
-  let u = Math.floor(best / 32) * CELL + CELL / 2 - 128;
-  let v = (best % 32) * CELL + CELL / 2 - 128;
-  for (let iter = 0; iter < 2; iter++) {
-    let su = 0;
-    let sv = 0;
-    let m = 0;
-    for (let k = 0; k < n; k++) {
-      if (!opaque(k)) continue;
-      const cu = uv[k] - 128;
-      const cv = uv[n + k] - 128;
-      if ((cu - u) ** 2 + (cv - v) ** 2 > COLOUR_TOL * COLOUR_TOL) continue;
-      su += cu;
-      sv += cv;
-      m++;
-    }
-    if (!m) return null;
-    u = su / m;
-    v = sv / m;
-  }
-  return { u, v };
 }
 
 /** Whether chroma (cu, cv) relative to grey is the model's colour at some gain 0.6-1.4. */
@@ -177,41 +100,22 @@ function modelTable(m: ColourModel): Uint8Array {
   return t;
 }
 
-/**
- * The models' colours over the chroma plane: `lut[u * 256 + v]` is 1 + the first model of that
- * colour (0 for none); `overlap[a * n + b]` is 1 when models a and b share some colour (their
- * zones overlap, so an icon's pixels can fall in either one).
- */
-interface ColourTable {
-  lut: Uint16Array;
-  overlap: Uint8Array;
-  /** models in the table (the first 65,535) */
-  n: number;
-}
+const tables = new WeakMap<ColourModel[], Uint16Array>();
 
-const tables = new WeakMap<ColourModel[], ColourTable>();
-
-function colourTable(models: ColourModel[]): ColourTable {
-  let t = tables.get(models);
-  if (t) return t;
-  const n = Math.min(65535, models.length);
-  const own = models.slice(0, n).map(modelTable);
-  const lut = new Uint16Array(65536);
-  const overlap = new Uint8Array(n * n);
-  for (let c = 0; c < 65536; c++) {
-    let first = -1;
-    for (let m = 0; m < n; m++) {
-      if (!own[m][c]) continue;
-      if (first < 0) {
-        first = m;
-        lut[c] = m + 1;
-      }
-      overlap[first * n + m] = overlap[m * n + first] = 1;
-    }
-  }
-  t = { lut, overlap, n };
-  tables.set(models, t);
-  return t;
+/** chroma (u, v) -> 1 + the first model of that colour, 0 for none (models of one colour share regions) */
+function colourTable(models: ColourModel[]): Uint16Array {
+  let lut = tables.get(models);
+  if (lut) return lut;
+  lut = new Uint16Array(65536);
+  for (let u = 0; u < 256; u++)
+    for (let v = 0; v < 256; v++)
+      for (let m = 0; m < Math.min(65535, models.length); m++)
+        if (sameColour(u - 128, v - 128, models[m])) {
+          lut[u * 256 + v] = m + 1;
+          break;
+        }
+  tables.set(models, lut);
+  return lut;
 }
 
 interface Region {
@@ -225,14 +129,12 @@ interface Region {
 
 /**
  * Connected regions (8-neighbours, gaps of one chroma pixel bridged) of pixels that match one of
- * the models' colours; each region is labelled with the model whose colour its first pixel
- * matches, and takes in neighbours of overlapping colours (an icon whose colour lies where two
- * models' colours meet is one region, not two halves).
+ * the models' colours; each region is labelled with the model whose colour its pixels match.
  */
 function colourRegions(frame: GrayImage, models: ColourModel[]): Region[] {
   const { cw, ch } = chromaPlane(frame.width, frame.height);
   const uv = frame.uv!;
-  const { lut, overlap, n } = colourTable(models);
+  const lut = colourTable(models);
   const label = new Uint16Array(cw * ch);
   for (let i = 0; i < cw * ch; i++) label[i] = lut[uv[i] * 256 + uv[cw * ch + i]];
   const seen = new Uint8Array(cw * ch);
@@ -261,7 +163,7 @@ function colourRegions(frame: GrayImage, models: ColourModel[]): Region[] {
           const xx = x + dx;
           if (xx < 0 || xx >= cw) continue;
           const q = yy * cw + xx;
-          if (label[q] && !seen[q] && overlap[(l - 1) * n + label[q] - 1]) {
+          if (label[q] === l && !seen[q]) {
             seen[q] = 1;
             stack[top++] = q;
           }
@@ -286,7 +188,6 @@ export function detectByColour(
 ): FrameHit[] {
   if (!frame.uv || models.length === 0) return [];
   const maxArea = (frame.width * frame.height) / 8;
-  const { overlap, n } = colourTable(models);
   const candidates: { quad: Quad; model: ColourModel; area: number }[] = [];
   for (const r of colourRegions(frame, models)) {
     // chroma pixel (x, y) covers frame pixels 2x .. 2x + 2
@@ -297,10 +198,9 @@ export function detectByColour(
     const area = w * h;
     if (Math.min(w, h) < 20 || area > maxArea) continue;
     const fill = (r.pixels * 4) / area;
-    // the models whose colour the region's may be
-    for (let k = 0; k < n; k++) {
-      if (!overlap[r.model * n + k]) continue;
-      const m = models[k];
+    const ref = models[r.model];
+    for (const m of models) {
+      if (m !== ref && !sameColour(ref.u, ref.v, m)) continue;
       if (Math.abs(Math.log(w / h / m.aspect)) > Math.log(2.5)) continue;
       if (Math.abs(fill - m.fill) > 0.3) continue;
       candidates.push({ quad: [x0, y0, x0 + w, y0, x0 + w, y0 + h, x0, y0 + h], model: m, area });
@@ -354,7 +254,7 @@ function shapeIoU(frame: GrayImage, quad: Quad, ex: ThumbExample, m: ColourModel
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = H;
   for (let j = -my; j < ex.th + my; j += stride)
     for (let i = -mx; i < ex.tw + mx; i += stride) {
-      const inIcon = i >= 0 && j >= 0 && i < ex.tw && j < ex.th && m.mask[j * ex.tw + i] >= 128;
+      const inIcon = i >= 0 && j >= 0 && i < ex.tw && j < ex.th && ex.mask![j * ex.tw + i] >= 128;
       const sx = (i + 0.5) * fx - 0.5;
       const sy = (j + 0.5) * fy - 0.5;
       const w = h6 * sx + h7 * sy + h8;
@@ -384,8 +284,25 @@ function fitShape(
   let best = shapeIoU(frame, q, ex, m, 4);
   if (best < 0.4) return { quad: q, iou: best };
   const descend = (from: number, to: number, stride: number) => {
-    const objective = (t: Quad) => shapeIoU(frame, t, ex, m, stride);
-    ({ quad: q, value: best } = descendCorners(q, objective(q), objective, { from, to, sweeps: 6 }));
+    best = shapeIoU(frame, q, ex, m, stride);
+    for (let step = from; step >= to; step /= 2) {
+      let improved = true;
+      for (let sweep = 0; sweep < 6 && improved; sweep++) {
+        improved = false;
+        for (let k = 0; k < 8; k++)
+          for (const dir of [1, -1]) {
+            const t = q.slice();
+            t[k] += dir * step;
+            const v = shapeIoU(frame, t, ex, m, stride);
+            if (v > best + 1e-4) {
+              best = v;
+              q = t;
+              improved = true;
+              break;
+            }
+          }
+      }
+    }
   };
   // A fit that is still far below the bar after a phase is not worth the finer ones (benchmark,
   // right hits: at least 0.65 after the first phase, 0.70 after the second, 0.80-0.97 at the end).

@@ -73,11 +73,6 @@ export interface DetectorOptions {
   maxChroma: number;
   /** also look for flat single-colour icons by their colour and outline (see colour-route.ts) */
   colourRoute: boolean;
-  /**
-   * the colour route also takes boards, logos on a ground of one colour (see colour-route.ts). Off:
-   * on the benchmark it finds more boards but makes analysis about twice as slow.
-   */
-  boards: boolean;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -90,11 +85,10 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   coarseShare: 0.5,
   maxChroma: 20,
   colourRoute: true,
-  boards: false,
 };
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
-const colourModelsOf = new WeakMap<DescriptorIndex, Map<boolean, ReturnType<typeof colourModels>>>();
+const colourModelsOf = new WeakMap<DescriptorIndex, ReturnType<typeof colourModels>>();
 /** Inlier keypoints must span this share of the example's area. */
 const SPREAD = 0.08;
 
@@ -146,10 +140,8 @@ export function detectInFrame(
     }
   }
   if (opts.colourRoute) {
-    let byBoards = colourModelsOf.get(index);
-    if (!byBoards) colourModelsOf.set(index, (byBoards = new Map()));
-    let models = byBoards.get(opts.boards);
-    if (!models) byBoards.set(opts.boards, (models = colourModels(index, opts.boards)));
+    let models = colourModelsOf.get(index);
+    if (!models) colourModelsOf.set(index, (models = colourModels(index)));
     const keypointHits = hits.slice();
     hits.push(
       ...detectByColour(frame, index, models, opts, (brand, quad) =>
@@ -542,36 +534,15 @@ export function polishCorners(
       }
     }
   }
-  const fit = descendCorners(q, best, (t) => correlate(frame, exampleToFrame(t, ex.width, ex.height), ex), {
-    from: Math.max(1, size / startDiv),
-    to: 0.25,
-    sweeps: 4,
-  });
-  return { quad: fit.quad, ncc: fit.value };
-}
-
-/**
- * Coordinate ascent on the 8 corner coordinates: steps from `from` halving down to `to`; at each
- * step size, up to `sweeps` passes over the coordinates, each coordinate moving to the first
- * direction that raises `objective`.
- */
-export function descendCorners(
-  quad: Quad,
-  value: number,
-  objective: (q: Quad) => number,
-  steps: { from: number; to: number; sweeps: number },
-): { quad: Quad; value: number } {
-  let q = quad;
-  let best = value;
-  for (let step = steps.from; step >= steps.to; step /= 2) {
+  for (let step = Math.max(1, size / startDiv); step >= 0.25; step /= 2) {
     let improved = true;
-    for (let sweep = 0; sweep < steps.sweeps && improved; sweep++) {
+    for (let iter = 0; iter < 4 && improved; iter++) {
       improved = false;
       for (let k = 0; k < 8; k++) {
         for (const dir of [1, -1]) {
           const t = q.slice();
           t[k] += dir * step;
-          const v = objective(t);
+          const v = correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
           if (v > best + 1e-4) {
             best = v;
             q = t;
@@ -582,7 +553,7 @@ export function descendCorners(
       }
     }
   }
-  return { quad: q, value: best };
+  return { quad: q, ncc: best };
 }
 
 /**
