@@ -57,6 +57,14 @@ export function scoreClip(
   scores: Scores,
 ): void {
   const samples = Math.ceil((clip.frames / clip.fps) * sampleFps - 1e-9);
+  // BENCH_INSTANCES=1: logo-frames found / scored per instance, for comparing two runs
+  const perInstance = new Map<Clip['instances'][number], { tp: number; n: number }>();
+  const count = (i: Clip['instances'][number], tp: boolean) => {
+    const r = perInstance.get(i) ?? { tp: 0, n: 0 };
+    r.n++;
+    if (tp) r.tp++;
+    perInstance.set(i, r);
+  };
   for (let k = 0; k < samples; k++) {
     const t = (k * 1000) / sampleFps;
     const f = Math.round((t * clip.fps) / 1000);
@@ -86,9 +94,16 @@ export function scoreClip(
       if (pUsed.has(pr.p) || truths[pr.g].used) continue;
       pUsed.add(pr.p);
       truths[pr.g].used = true;
-      if (!truths[pr.g].ignored) scores.add('tp', truths[pr.g].i.size, truths[pr.g].i.kind);
+      if (!truths[pr.g].ignored) {
+        scores.add('tp', truths[pr.g].i.size, truths[pr.g].i.kind);
+        count(truths[pr.g].i, true);
+      }
     }
-    for (const g of truths) if (!g.used && !g.ignored) scores.add('fn', g.i.size, g.i.kind);
+    for (const g of truths)
+      if (!g.used && !g.ignored) {
+        scores.add('fn', g.i.size, g.i.kind);
+        count(g.i, false);
+      }
     preds.forEach((p, pi) => {
       if (pUsed.has(pi)) return;
       scores.add('fp', quadSize(p.q), kindOf(p.brand));
@@ -108,6 +123,11 @@ export function scoreClip(
       }
     });
   }
+  if (process.env.BENCH_INSTANCES)
+    for (const [i, r] of perInstance)
+      process.stderr.write(
+        `INSTANCE ${clip.file.split('/').pop()} ${i.brand} from ${i.from} ${i.kind} ${i.size.toFixed(0)} px: ${r.tp}/${r.n}\n`,
+      );
 }
 
 export function pr(t: Tally): { p: string; r: string } {

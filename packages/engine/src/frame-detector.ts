@@ -73,6 +73,12 @@ export interface DetectorOptions {
   maxChroma: number;
   /** also look for flat single-colour icons by their colour and outline (see colour-route.ts) */
   colourRoute: boolean;
+  /**
+   * the colour route also takes boards, logos on a ground of one colour (see colour-route.ts; on
+   * the benchmark: recall >= 48 px 0.82 -> 0.85 and 0.81 -> 0.87 on two seeds, detection about
+   * 10 % slower on broadcast footage)
+   */
+  boards: boolean;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -85,10 +91,11 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   coarseShare: 0.5,
   maxChroma: 20,
   colourRoute: true,
+  boards: true,
 };
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
-const colourModelsOf = new WeakMap<DescriptorIndex, ReturnType<typeof colourModels>>();
+const colourModelsOf = new WeakMap<DescriptorIndex, Map<boolean, ReturnType<typeof colourModels>>>();
 /** Inlier keypoints must span this share of the example's area. */
 const SPREAD = 0.08;
 
@@ -140,8 +147,10 @@ export function detectInFrame(
     }
   }
   if (opts.colourRoute) {
-    let models = colourModelsOf.get(index);
-    if (!models) colourModelsOf.set(index, (models = colourModels(index)));
+    let byBoards = colourModelsOf.get(index);
+    if (!byBoards) colourModelsOf.set(index, (byBoards = new Map()));
+    let models = byBoards.get(opts.boards);
+    if (!models) byBoards.set(opts.boards, (models = colourModels(index, opts.boards)));
     const keypointHits = hits.slice();
     hits.push(
       ...detectByColour(frame, index, models, opts, (brand, quad) =>
@@ -534,15 +543,36 @@ export function polishCorners(
       }
     }
   }
-  for (let step = Math.max(1, size / startDiv); step >= 0.25; step /= 2) {
+  const fit = descendCorners(q, best, (t) => correlate(frame, exampleToFrame(t, ex.width, ex.height), ex), {
+    from: Math.max(1, size / startDiv),
+    to: 0.25,
+    sweeps: 4,
+  });
+  return { quad: fit.quad, ncc: fit.value };
+}
+
+/**
+ * Coordinate ascent on the 8 corner coordinates: steps from `from` halving down to `to`; at each
+ * step size, up to `sweeps` passes over the coordinates, each coordinate moving to the first
+ * direction that raises `objective`.
+ */
+export function descendCorners(
+  quad: Quad,
+  value: number,
+  objective: (q: Quad) => number,
+  steps: { from: number; to: number; sweeps: number },
+): { quad: Quad; value: number } {
+  let q = quad;
+  let best = value;
+  for (let step = steps.from; step >= steps.to; step /= 2) {
     let improved = true;
-    for (let iter = 0; iter < 4 && improved; iter++) {
+    for (let sweep = 0; sweep < steps.sweeps && improved; sweep++) {
       improved = false;
       for (let k = 0; k < 8; k++) {
         for (const dir of [1, -1]) {
           const t = q.slice();
           t[k] += dir * step;
-          const v = correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
+          const v = objective(t);
           if (v > best + 1e-4) {
             best = v;
             q = t;
@@ -553,7 +583,7 @@ export function polishCorners(
       }
     }
   }
-  return { quad: q, ncc: best };
+  return { quad: q, value: best };
 }
 
 /**
