@@ -1,8 +1,8 @@
 import type { DescriptorIndex } from './descriptor-index.ts';
 import { chromaPlane, type GrayImage } from './features.ts';
 import {
+  appearance,
   chromaResidual,
-  correlate,
   descendCorners,
   plausible,
   polishCorners,
@@ -26,7 +26,8 @@ import { exampleToFrame, isConvexClockwise, quadIoU, sides, type Quad } from './
  *
  * Boards (a logo on a ground of one colour: sponsor boards, badges) can be looked for the same way
  * by their ground (`DetectorOptions.boards`): its outline, with the holes that the content makes,
- * is fitted to the region of the ground's colour, and the content must then correlate. Their
+ * is fitted to the region of the ground's colour, and the content must then correlate, in grey or
+ * in colour (see appearance: letters may differ from their ground in colour only). Their
  * content's corners are often lost in matching too: the letters of one typeface look alike on
  * every brand's board.
  */
@@ -422,15 +423,35 @@ export function detectByColour(
     perModel.set(c.model, tries + 1);
     fitted++;
     const shape = fitShape(frame, c.quad, c.first, ex, c.model);
-    if (shape.iou < MIN_SHAPE_IOU) continue;
-    const ncc0 = correlate(frame, exampleToFrame(shape.quad, ex.width, ex.height), ex);
-    if (ncc0 < MIN_FIRST_NCC) continue;
-    const p = polishCorners(frame, shape.quad, ex, ncc0, 40);
-    if (p.ncc < opts.minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) continue;
+    if (shape.iou < MIN_SHAPE_IOU) {
+      trace.lost?.(c.model.example, `colour shape (first ${c.first.toFixed(2)})`, shape.iou, shape.quad);
+      continue;
+    }
+    const ncc0 = appearance(frame, shape.quad, ex, c.model.board);
+    if (ncc0 < MIN_FIRST_NCC) {
+      trace.lost?.(c.model.example, 'colour ncc', ncc0, shape.quad);
+      continue;
+    }
+    // An icon's corners find their last pixel by the grey correlation. A board's stay where its
+    // ground's outline put them when its content already looks right there: the correlation is
+    // flat over a board's plain parts and, for letters that differ from the ground in colour only,
+    // blurred (colour is at half resolution). A board that does not yet (a small one, whose
+    // outline is a few chroma pixels) is polished as an icon is.
+    const p =
+      c.model.board && ncc0 >= opts.minCorrelation
+        ? { quad: shape.quad, ncc: ncc0 }
+        : polishCorners(frame, shape.quad, ex, appearance(frame, shape.quad, ex, false), 40);
+    if (p.ncc < opts.minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) {
+      trace.lost?.(c.model.example, 'colour appearance', p.ncc, p.quad);
+      continue;
+    }
     // a fit that shrank below the least region looked at rests on a handful of chroma pixels
     if (Math.min(...sides(p.quad)) < MIN_SIDE) continue;
     const colour = chromaResidual(frame, exampleToFrame(p.quad, ex.width, ex.height), ex);
-    if (colour === null || colour > opts.maxChroma) continue;
+    if (colour === null || colour > opts.maxChroma) {
+      trace.lost?.(c.model.example, 'colour chroma', colour ?? -1, p.quad);
+      continue;
+    }
     trace.colourShape?.(c.model.example, shape.iou, p.quad);
     hits.push({
       brand: ex.brand,
@@ -464,8 +485,12 @@ function shapeIoU(frame: GrayImage, quad: Quad, ex: ThumbExample, m: ColourModel
   const my = Math.round(ex.th * RING);
   const table = modelTable(m);
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = H;
-  for (let j = -my; j < ex.th + my; j += stride)
-    for (let i = -mx; i < ex.tw + mx; i += stride) {
+  // at least 12 cells across each side: every fourth row of a wordmark's 64 x 16 grid would be
+  // four rows, too few for its corners to find their place
+  const stepX = Math.min(stride, Math.max(1, Math.floor(ex.tw / 12)));
+  const stepY = Math.min(stride, Math.max(1, Math.floor(ex.th / 12)));
+  for (let j = -my; j < ex.th + my; j += stepY)
+    for (let i = -mx; i < ex.tw + mx; i += stepX) {
       const inIcon = i >= 0 && j >= 0 && i < ex.tw && j < ex.th && m.mask[j * ex.tw + i] >= 128;
       const sx = (i + 0.5) * fx - 0.5;
       const sy = (j + 0.5) * fy - 0.5;
@@ -507,8 +532,7 @@ function fitShape(
   if (best < MIN_SHAPE_IOU - 0.17) return { quad: q, iou: best };
   descend(4, 2, 2);
   if (best < MIN_SHAPE_IOU - 0.1) return { quad: q, iou: best };
-  if (correlate(frame, exampleToFrame(q, ex.width, ex.height), ex) < MIN_FIRST_NCC - 0.05)
-    return { quad: q, iou: 0 };
+  if (appearance(frame, q, ex, m.board) < MIN_FIRST_NCC - 0.05) return { quad: q, iou: 0 };
   descend(4, 0.5, 1);
   return { quad: q, iou: best };
 }

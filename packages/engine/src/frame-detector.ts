@@ -516,6 +516,7 @@ export function polishCorners(
   startDiv: number,
   translateFirst = false,
 ): { quad: Quad; ncc: number } {
+  const score = (t: Quad) => correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
   const size = Math.max(...sides(quad));
   let q = quad.slice();
   let best = ncc0;
@@ -532,7 +533,7 @@ export function polishCorners(
           [0, -step],
         ]) {
           const t = q.map((v, i) => v + (i % 2 === 0 ? dx : dy));
-          const v = correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
+          const v = score(t);
           if (v > best + 1e-4) {
             best = v;
             q = t;
@@ -543,7 +544,7 @@ export function polishCorners(
       }
     }
   }
-  const fit = descendCorners(q, best, (t) => correlate(frame, exampleToFrame(t, ex.width, ex.height), ex), {
+  const fit = descendCorners(q, best, score, {
     from: Math.max(1, size / startDiv),
     to: 0.25,
     sweeps: 4,
@@ -735,6 +736,108 @@ export function chromaResidual(frame: GrayImage, H: ArrayLike<number>, ex: Thumb
   let r = 0;
   for (const c of best) r += cells[c] * colourError(cells, c, fit);
   return Math.sqrt(r / w);
+}
+
+/**
+ * What a colour correlation (see chromaCorrelate) must exceed the grey one by to count instead:
+ * colour is blurred and smooth, so a correlation of 0.8 in colour says about what 0.5 says in
+ * grey.
+ */
+const CHROMA_HANDICAP = 0.3;
+
+/**
+ * How much the quad's pixels look like the example: the grey correlation (see correlate), or with
+ * `colour`, for a logo whose parts may differ in colour far more than in brightness (red letters
+ * on a teal board), the colour one (see chromaCorrelate) less CHROMA_HANDICAP if that is more.
+ */
+export function appearance(frame: GrayImage, quad: Quad, ex: ThumbExample, colour: boolean): number {
+  const H = exampleToFrame(quad, ex.width, ex.height);
+  const grey = correlate(frame, H, ex);
+  return colour ? Math.max(grey, chromaCorrelate(frame, H, ex) - CHROMA_HANDICAP) : grey;
+}
+
+/** An example's main axis of chroma (unit vector in U, V) and its spread along it, once per example. */
+const chromaAxes = new WeakMap<ThumbExample, { au: number; av: number; spread: number }>();
+
+function chromaAxis(ex: ThumbExample): { au: number; av: number; spread: number } {
+  let a = chromaAxes.get(ex);
+  if (a) return a;
+  const n = ex.tw * ex.th;
+  const uv = ex.uv!;
+  let su = 0;
+  let sv = 0;
+  for (let k = 0; k < n; k++) {
+    su += uv[k];
+    sv += uv[n + k];
+  }
+  su /= n;
+  sv /= n;
+  let cuu = 0;
+  let cvv = 0;
+  let cuv = 0;
+  for (let k = 0; k < n; k++) {
+    const du = uv[k] - su;
+    const dv = uv[n + k] - sv;
+    cuu += du * du;
+    cvv += dv * dv;
+    cuv += du * dv;
+  }
+  // principal eigenvector of the 2 x 2 covariance
+  const tr = (cuu + cvv) / 2;
+  const l1 = tr + Math.sqrt(((cuu - cvv) / 2) ** 2 + cuv * cuv);
+  const [eu, ev] = Math.abs(cuv) > 1e-9 ? [l1 - cvv, cuv] : cuu >= cvv ? [1, 0] : [0, 1];
+  const len = Math.hypot(eu, ev);
+  a = { au: eu / len, av: ev / len, spread: Math.sqrt(l1 / n) };
+  chromaAxes.set(ex, a);
+  return a;
+}
+
+/**
+ * Correlation of the colours inside the quad with an opaque example's, along the example's main
+ * axis of colour: for a logo whose parts differ in colour more than in brightness (red letters on
+ * a teal board, which in grey are a few levels apart and drown in blur and noise). Colour is at
+ * half resolution, so this suits large, bold content. -1 when the example has no such colour
+ * contrast (spread under 8) or is a cut-out.
+ */
+export function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
+  if (!frame.uv || !ex.uv || ex.mask?.some((a) => a < 230)) return -1;
+  const { au, av, spread } = chromaAxis(ex);
+  if (spread < 8) return -1;
+  const { cw, ch } = chromaPlane(frame.width, frame.height);
+  const U = { width: cw, height: ch, data: frame.uv.subarray(0, cw * ch) };
+  const V = { width: cw, height: ch, data: frame.uv.subarray(cw * ch, 2 * cw * ch) };
+  const { tw, th } = ex;
+  const n = tw * th;
+  const fx = ex.width / tw;
+  const fy = ex.height / th;
+  let cnt = 0;
+  let sa = 0;
+  let sb = 0;
+  let saa = 0;
+  let sbb = 0;
+  let sab = 0;
+  for (let j = 0; j < th; j++)
+    for (let i = 0; i < tw; i++) {
+      const [px, py] = applyH(H, (i + 0.5) * fx - 0.5, (j + 0.5) * fy - 0.5);
+      const cx = (px + 0.5) / 2 - 0.5;
+      const cy = (py + 0.5) / 2 - 0.5;
+      const u = bilinear(U, cx, cy);
+      if (u < 0) continue;
+      const a = au * u + av * bilinear(V, cx, cy);
+      const k = j * tw + i;
+      const b = au * ex.uv[k] + av * ex.uv[n + k];
+      cnt++;
+      sa += a;
+      sb += b;
+      saa += a * a;
+      sbb += b * b;
+      sab += a * b;
+    }
+  if (cnt < n * 0.5) return 0;
+  const caa = saa - (sa * sa) / cnt;
+  const cbb = sbb - (sb * sb) / cnt;
+  const cab = sab - (sa * sb) / cnt;
+  return caa > 1e-6 && cbb > 1e-6 ? cab / Math.sqrt(caa * cbb) : 0;
 }
 
 /** Gain (0.6-1.4, around no colour) and shift (+-10) that bring the example's cells nearest the frame's. */

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { colourModels, detectByColour } from '../src/colour-route.ts';
 import { DescriptorIndex } from '../src/descriptor-index.ts';
-import { DEFAULT_DETECTOR } from '../src/frame-detector.ts';
-import { quadIoU } from '../src/geometry.ts';
+import { correlate, DEFAULT_DETECTOR } from '../src/frame-detector.ts';
+import { exampleToFrame, quadIoU } from '../src/geometry.ts';
 import { buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { loadGray, loadLogo } from '../src/image-io.ts';
 import { compositeLogo, type RgbImage } from '../src/synth.ts';
@@ -46,6 +46,16 @@ const BOARD = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120">
 // Its ground alone: same colour, box and rounded corners, no logo on it.
 const PLAIN = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120">
   <rect width="400" height="120" rx="10" fill="#9c2a8e"/></svg>`;
+
+// A board whose letters differ from its ground in colour (yellow on violet), and the same board with
+// other letters on it. In the frames below they differ in colour only: the grey plane is that of
+// the plain board (blur, noise and compression do that to letters a few grey levels from their
+// ground).
+const COLOUR_BOARD = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120">
+  <rect width="400" height="120" fill="#7a2fb8"/>
+  <text x="40" y="88" font-family="DejaVu Sans" font-weight="bold" font-size="64" fill="#e0a020">ZOZOKA</text></svg>`;
+const OTHER_LETTERS = COLOUR_BOARD.replace('>ZOZOKA<', '>MIRU-T<');
+const PLAIN_TEAL = COLOUR_BOARD.replace(/<text.*<\/text>/, '');
 
 const BOARDS = { ...DEFAULT_DETECTOR, boards: true };
 
@@ -169,6 +179,30 @@ describe('colour route', () => {
     expect(maxCornerError(found[0].quad, quad)).toBeLessThanOrEqual(3);
     const plain = await frameWith('plain.png', await writeSvg(dir, 'plain.svg', PLAIN), quad);
     expect(detectByColour(plain, index, models, BOARDS, () => false)).toEqual([]);
+  });
+
+  it('finds a board whose letters differ from the ground in colour only; not one with other letters', async () => {
+    const board = await writeSvg(dir, 'colour-board.svg', COLOUR_BOARD);
+    const index = new DescriptorIndex([
+      await buildBrandIndex({ id: 'board', name: 'board', examples: [{ id: 'board', file: board }] }),
+    ]);
+    const models = colourModels(index, true);
+    expect(models.map((m) => m.board)).toEqual([true]);
+    const quad = [300, 200, 700, 215, 690, 330, 305, 318];
+    const grey = (await frameWith('plain-teal.png', await writeSvg(dir, 'plain-teal.svg', PLAIN_TEAL), quad))
+      .data;
+    const frame = { ...(await frameWith('colour-board.png', board, quad)), data: grey };
+    const ex = index.examples[0];
+    // in grey the letters are all but gone: the grey check alone would refuse the right place
+    expect(correlate(frame, exampleToFrame(quad, ex.width, ex.height), ex)).toBeLessThan(0.5);
+    const found = detectByColour(frame, index, models, BOARDS, () => false);
+    expect(found.map((h) => h.brand)).toEqual([0]);
+    expect(maxCornerError(found[0].quad, quad)).toBeLessThanOrEqual(3);
+    const other = {
+      ...(await frameWith('other.png', await writeSvg(dir, 'other.svg', OTHER_LETTERS), quad)),
+      data: grey,
+    };
+    expect(detectByColour(other, index, models, BOARDS, () => false)).toEqual([]);
   });
 
   it('does not take a blob of the same colour and proportions for the icon', async () => {
