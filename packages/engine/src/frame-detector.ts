@@ -659,6 +659,30 @@ function pyramidLevel(frame: GrayImage, level: number): GrayImage {
 }
 
 /**
+ * The frame's colour (U, V, bilinear on its half-resolution chroma planes) at the centre of
+ * thumbnail cell (i, j) of the example placed by H; null outside the frame.
+ */
+function chromaSampler(
+  frame: GrayImage,
+  H: ArrayLike<number>,
+  ex: ThumbExample,
+): (i: number, j: number) => [number, number] | null {
+  const { cw, ch } = chromaPlane(frame.width, frame.height);
+  const U = { width: cw, height: ch, data: frame.uv!.subarray(0, cw * ch) };
+  const V = { width: cw, height: ch, data: frame.uv!.subarray(cw * ch, 2 * cw * ch) };
+  const fx = ex.width / ex.tw;
+  const fy = ex.height / ex.th;
+  return (i, j) => {
+    const [px, py] = applyH(H, (i + 0.5) * fx - 0.5, (j + 0.5) * fy - 0.5);
+    // frame pixel -> chroma pixel
+    const cx = (px + 0.5) / 2 - 0.5;
+    const cy = (py + 0.5) / 2 - 0.5;
+    const u = bilinear(U, cx, cy);
+    return u < 0 ? null : [u, bilinear(V, cx, cy)];
+  };
+}
+
+/**
  * Colour check: how far the colours inside the quad are from the example's, as the RMS chroma
  * difference (U, V units; 0 = same colours) over cells of a few chroma pixels (colour is at half
  * resolution and blurred: cells, not pixels, are compared). The example's colours may be scaled
@@ -668,9 +692,7 @@ function pyramidLevel(frame: GrayImage, level: number): GrayImage {
  */
 export function chromaResidual(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number | null {
   if (!frame.uv || !ex.uv) return null;
-  const { cw, ch } = chromaPlane(frame.width, frame.height);
-  const U = { width: cw, height: ch, data: frame.uv.subarray(0, cw * ch) };
-  const V = { width: cw, height: ch, data: frame.uv.subarray(cw * ch, 2 * cw * ch) };
+  const chroma = chromaSampler(frame, H, ex);
   const { tw, th } = ex;
   const n = tw * th;
   const fx = ex.width / tw;
@@ -694,12 +716,9 @@ export function chromaResidual(frame: GrayImage, H: ArrayLike<number>, ex: Thumb
       // the logo's own pixels (inner part of a cut-out's edge, where colour is not mixed)
       const w = ex.mask ? Math.max(0, ex.mask[k] - 128) / 127 : 1;
       if (w <= 0) continue;
-      const [px, py] = applyH(H, (i + 0.5) * fx - 0.5, (j + 0.5) * fy - 0.5);
-      const cx = (px + 0.5) / 2 - 0.5;
-      const cy = (py + 0.5) / 2 - 0.5;
-      const u = bilinear(U, cx, cy);
-      if (u < 0) continue;
-      const v = bilinear(V, cx, cy);
+      const uv = chroma(i, j);
+      if (!uv) continue;
+      const [u, v] = uv;
       const c =
         (Math.min(gy - 1, Math.floor((j * gy) / th)) * gx + Math.min(gx - 1, Math.floor((i * gx) / tw))) * 5;
       cells[c] += w;
@@ -803,13 +822,9 @@ export function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: Thum
   if (!frame.uv || !ex.uv || ex.mask?.some((a) => a < 230)) return -1;
   const { au, av, spread } = chromaAxis(ex);
   if (spread < 8) return -1;
-  const { cw, ch } = chromaPlane(frame.width, frame.height);
-  const U = { width: cw, height: ch, data: frame.uv.subarray(0, cw * ch) };
-  const V = { width: cw, height: ch, data: frame.uv.subarray(cw * ch, 2 * cw * ch) };
+  const chroma = chromaSampler(frame, H, ex);
   const { tw, th } = ex;
   const n = tw * th;
-  const fx = ex.width / tw;
-  const fy = ex.height / th;
   let cnt = 0;
   let sa = 0;
   let sb = 0;
@@ -818,12 +833,9 @@ export function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: Thum
   let sab = 0;
   for (let j = 0; j < th; j++)
     for (let i = 0; i < tw; i++) {
-      const [px, py] = applyH(H, (i + 0.5) * fx - 0.5, (j + 0.5) * fy - 0.5);
-      const cx = (px + 0.5) / 2 - 0.5;
-      const cy = (py + 0.5) / 2 - 0.5;
-      const u = bilinear(U, cx, cy);
-      if (u < 0) continue;
-      const a = au * u + av * bilinear(V, cx, cy);
+      const uv = chroma(i, j);
+      if (!uv) continue;
+      const a = au * uv[0] + av * uv[1];
       const k = j * tw + i;
       const b = au * ex.uv[k] + av * ex.uv[n + k];
       cnt++;
