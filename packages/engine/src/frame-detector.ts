@@ -775,14 +775,23 @@ export function appearance(frame: GrayImage, quad: Quad, ex: ThumbExample, colou
   return colour ? Math.max(grey, chromaCorrelate(frame, H, ex) - CHROMA_HANDICAP) : grey;
 }
 
-/** An example's main axis of chroma (unit vector in U, V) and its spread along it, once per example. */
-const chromaAxes = new WeakMap<ThumbExample, { au: number; av: number; spread: number }>();
+type ChromaAxis = { au: number; av: number; spread: number } | null;
 
-function chromaAxis(ex: ThumbExample): { au: number; av: number; spread: number } {
-  let a = chromaAxes.get(ex);
-  if (a) return a;
-  const n = ex.tw * ex.th;
-  const uv = ex.uv!;
+/**
+ * An example's main axis of chroma (unit vector in U, V) and its spread along it, once per
+ * example; null for a cut-out or an example without colour (see chromaCorrelate).
+ */
+const chromaAxes = new WeakMap<ThumbExample, ChromaAxis>();
+
+function chromaAxis(ex: ThumbExample): ChromaAxis {
+  if (chromaAxes.has(ex)) return chromaAxes.get(ex)!;
+  let a: ChromaAxis = null;
+  if (ex.uv && !ex.mask?.some((m) => m < 230)) a = principalAxis(ex.uv, ex.tw * ex.th);
+  chromaAxes.set(ex, a);
+  return a;
+}
+
+function principalAxis(uv: Uint8Array, n: number): { au: number; av: number; spread: number } {
   let su = 0;
   let sv = 0;
   for (let k = 0; k < n; k++) {
@@ -806,9 +815,7 @@ function chromaAxis(ex: ThumbExample): { au: number; av: number; spread: number 
   const l1 = tr + Math.sqrt(((cuu - cvv) / 2) ** 2 + cuv * cuv);
   const [eu, ev] = Math.abs(cuv) > 1e-9 ? [l1 - cvv, cuv] : cuu >= cvv ? [1, 0] : [0, 1];
   const len = Math.hypot(eu, ev);
-  a = { au: eu / len, av: ev / len, spread: Math.sqrt(l1 / n) };
-  chromaAxes.set(ex, a);
-  return a;
+  return { au: eu / len, av: ev / len, spread: Math.sqrt(l1 / n) };
 }
 
 /**
@@ -818,10 +825,10 @@ function chromaAxis(ex: ThumbExample): { au: number; av: number; spread: number 
  * half resolution, so this suits large, bold content. -1 when the example has no such colour
  * contrast (spread under 8) or is a cut-out.
  */
-export function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
-  if (!frame.uv || !ex.uv || ex.mask?.some((a) => a < 230)) return -1;
-  const { au, av, spread } = chromaAxis(ex);
-  if (spread < 8) return -1;
+function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
+  const axis = chromaAxis(ex);
+  if (!frame.uv || !ex.uv || !axis || axis.spread < 8) return -1;
+  const { au, av } = axis;
   const chroma = chromaSampler(frame, H, ex);
   const { tw, th } = ex;
   const n = tw * th;
