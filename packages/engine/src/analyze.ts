@@ -158,7 +158,8 @@ function toInput(h: FrameHit, sx: number, sy: number): FrameHit {
 
 /**
  * Open tracks that no keypoint hit of this frame continues are followed by their pixels (see
- * {@link followInFrame}), at most `maxFollow` samples in a row without a keypoint hit.
+ * {@link followInFrame}), at most `maxFollow` samples in a row without a keypoint hit; a track that
+ * the detector found in two frames or more is searched for around its last place.
  */
 function follow(
   frame: GrayImage,
@@ -183,6 +184,7 @@ function follow(
       thumbs[last.example],
       DEFAULT_DETECTOR.minCorrelation,
       DEFAULT_DETECTOR.maxChroma,
+      t.hits.filter((h) => !h.followed).length >= 2,
     );
     if (!f) continue;
     const quad = f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));
@@ -215,6 +217,7 @@ function followBack(
       thumbs[first.example],
       DEFAULT_DETECTOR.minCorrelation,
       DEFAULT_DETECTOR.maxChroma,
+      false,
     );
     if (!f) return;
     const quad = f.quad.map((v, k) => (k % 2 === 0 ? v * sx : v * sy));

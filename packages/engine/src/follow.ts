@@ -7,6 +7,11 @@ import { exampleToFrame, isConvexClockwise, type Quad } from './geometry.ts';
  * shifts and then corner moves that raise the correlation with the example. Keypoint matching
  * misses a flat or small logo in some frames (blur, a player in front, too few corners); a logo
  * that was verified a moment ago and still correlates where it moved to is still there.
+ *
+ * With `search`, the shifts are tried even when nothing correlates at the old place: a small logo
+ * that moved by a sixth of its size since the last sample correlates with nothing there. Without
+ * it (a track of a single hit, which is more often a chance fit than a logo), a follow that does
+ * not start near the logo is not worth its cost.
  */
 export function followInFrame(
   frame: GrayImage,
@@ -14,9 +19,10 @@ export function followInFrame(
   ex: ThumbExample,
   minCorrelation: number,
   maxChroma: number,
+  search: boolean,
 ): { quad: Quad; ncc: number } | null {
   const ncc0 = correlate(frame, exampleToFrame(quad, ex.width, ex.height), ex);
-  if (ncc0 < 0.2) return null;
+  if (ncc0 < 0.2 && !search) return null;
   const p = polishCorners(frame, quad, ex, ncc0, 40, true);
   if (p.ncc < minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) return null;
   // The colours must still agree, as for a hit found by keypoints: a flat icon's outline can

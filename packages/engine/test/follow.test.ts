@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeThumbs } from '../src/brand-index.ts';
+import { followInFrame } from '../src/follow.ts';
+import { correlate, DEFAULT_DETECTOR, type ThumbExample } from '../src/frame-detector.ts';
+import { exampleToFrame } from '../src/geometry.ts';
+import { loadGray, loadLogo } from '../src/image-io.ts';
+import { buildBrandIndex } from '../src/index.ts';
+import { compositeLogo } from '../src/synth.ts';
+import { background, maxCornerError, tempDir, texturedLogoSvg, writePng, writeSvg } from './fixtures.ts';
+
+let dir: string;
+let logoFile: string;
+let ex: ThumbExample;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  logoFile = await writeSvg(dir, 'acme.svg', texturedLogoSvg(1));
+  const index = await buildBrandIndex({ id: 'acme', name: 'Acme', examples: [{ id: 1, file: logoFile }] });
+  ex = decodeThumbs(index.examples[0]);
+});
+
+async function frame(name: string, quad: number[] | null) {
+  const img = await background(5, 960, 540);
+  if (quad) await compositeLogo(img, await loadLogo(logoFile, 400), quad);
+  return loadGray(await writePng(join(dir, name), img), 960);
+}
+
+const follow = (f: Awaited<ReturnType<typeof frame>>, q: number[], search = true) =>
+  followInFrame(f, q, ex, DEFAULT_DETECTOR.minCorrelation, DEFAULT_DETECTOR.maxChroma, search);
+
+describe('followInFrame', () => {
+  // a small logo (about 130 x 64 px) that moved right by a sixth of its width since the last sample
+  const now = [420, 240, 552, 236, 556, 302, 422, 306];
+  const before = now.map((v, i) => (i % 2 === 0 ? v - 22 : v));
+
+  it('finds a small logo that moved since the last sample, although nothing correlates at its old place', async () => {
+    const f = await frame('moved.png', now);
+    // where it was, its fine texture no longer lines up with anything
+    expect(correlate(f, exampleToFrame(before, ex.width, ex.height), ex)).toBeLessThan(0.2);
+    const found = follow(f, before);
+    expect(found).not.toBeNull();
+    expect(maxCornerError(found!.quad, now)).toBeLessThanOrEqual(3);
+    // without the search (a track of a single hit) it is not looked for away from its old place
+    expect(follow(f, before, false)).toBeNull();
+  });
+
+  it('does not follow a logo that has gone onto the background', async () => {
+    expect(follow(await frame('gone.png', null), before)).toBeNull();
+  });
+});
