@@ -440,7 +440,13 @@ export function detectByColour(
     const p =
       c.model.board && ncc0 >= opts.minCorrelation
         ? { quad: shape.quad, ncc: ncc0 }
-        : polishCorners(frame, shape.quad, ex, appearance(frame, shape.quad, ex, false), 40);
+        : polishCorners(
+            frame,
+            shape.quad,
+            ex,
+            c.model.board ? appearance(frame, shape.quad, ex, false) : ncc0,
+            40,
+          );
     if (p.ncc < opts.minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) {
       trace.lost?.(c.model.example, 'colour appearance', p.ncc, p.quad);
       continue;

@@ -456,6 +456,7 @@ export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExamp
   // Per vertical band sums, so that the correlation can also be taken without one or two
   // adjacent bands: a player or a post in front of a logo covers a vertical strip of it.
   const st = new Float64Array(BANDS * 6);
+  const sums = new Float64Array(6);
   for (const t of ex.thumbs) {
     st.fill(0);
     for (let v = 0; v < th; v++) {
@@ -475,27 +476,14 @@ export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExamp
     }
     for (let skip = 0; skip <= 2; skip++) {
       for (let first = 0; first + skip <= (skip ? BANDS : 0); first++) {
-        let cnt = 0;
-        let sa = 0;
-        let sb = 0;
-        let saa = 0;
-        let sbb = 0;
-        let sab = 0;
+        sums.fill(0);
         for (let k = 0; k < BANDS; k++) {
           if (k >= first && k < first + skip) continue;
-          cnt += st[k * 6];
-          sa += st[k * 6 + 1];
-          sb += st[k * 6 + 2];
-          saa += st[k * 6 + 3];
-          sbb += st[k * 6 + 4];
-          sab += st[k * 6 + 5];
+          for (let m = 0; m < 6; m++) sums[m] += st[k * 6 + m];
         }
-        if (cnt < inside * 0.5) continue;
-        const caa = saa - (sa * sa) / cnt;
-        const cbb = sbb - (sb * sb) / cnt;
-        const cab = sab - (sa * sb) / cnt;
+        if (sums[0] < inside * 0.5) continue;
         // leaving bands out may only rescue a strong match: each costs 0.06
-        const ncc = (caa > 1e-6 && cbb > 1e-6 ? cab / Math.sqrt(caa * cbb) : 0) - 0.06 * skip;
+        const ncc = pearson(sums) - 0.06 * skip;
         if (ncc > best) best = ncc;
       }
     }
@@ -832,12 +820,7 @@ function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExampl
   const chroma = chromaSampler(frame, H, ex);
   const { tw, th } = ex;
   const n = tw * th;
-  let cnt = 0;
-  let sa = 0;
-  let sb = 0;
-  let saa = 0;
-  let sbb = 0;
-  let sab = 0;
+  const sums = new Float64Array(6);
   for (let j = 0; j < th; j++)
     for (let i = 0; i < tw; i++) {
       const uv = chroma(i, j);
@@ -845,14 +828,23 @@ function chromaCorrelate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExampl
       const a = au * uv[0] + av * uv[1];
       const k = j * tw + i;
       const b = au * ex.uv[k] + av * ex.uv[n + k];
-      cnt++;
-      sa += a;
-      sb += b;
-      saa += a * a;
-      sbb += b * b;
-      sab += a * b;
+      sums[0]++;
+      sums[1] += a;
+      sums[2] += b;
+      sums[3] += a * a;
+      sums[4] += b * b;
+      sums[5] += a * b;
     }
-  if (cnt < n * 0.5) return 0;
+  if (sums[0] < n * 0.5) return 0;
+  return pearson(sums);
+}
+
+/**
+ * Pearson correlation from the sums (count, a, b, a^2, b^2, ab) of pairs (a, b); 0 when either
+ * side does not vary.
+ */
+function pearson(s: Float64Array): number {
+  const [cnt, sa, sb, saa, sbb, sab] = s;
   const caa = saa - (sa * sa) / cnt;
   const cbb = sbb - (sb * sb) / cnt;
   const cab = sab - (sa * sb) / cnt;
