@@ -2,9 +2,9 @@ import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import { availableParallelism } from 'node:os';
 import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
-import { followInFrame } from './follow.ts';
+import { followCorrelation, followInFrame } from './follow.ts';
 import { DEFAULT_DETECTOR, type FrameHit, type ThumbExample } from './frame-detector.ts';
-import { quadIoU } from './geometry.ts';
+import { maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import {
   classifyPlacement,
@@ -177,18 +177,26 @@ function follow(
     let run = 0;
     for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
     if (run >= maxFollow) continue;
-    const q = last.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
-    const f = followInFrame(
-      frame,
-      q,
-      thumbs[last.example],
-      DEFAULT_DETECTOR.minCorrelation,
-      DEFAULT_DETECTOR.maxChroma,
-      t.hits.filter((h) => !h.followed).length >= 2,
-    );
+    const found = t.hits.filter((h) => !h.followed);
+    // From where it was last seen and from where the detector saw it best: one poor fit (a
+    // corner pulled onto the background) must not lead the follow away from a logo that stayed.
+    const best = found.reduce((a, b) => (b.score > a.score ? b : a), found[0] ?? last);
+    let f: { quad: number[]; ncc: number } | null = null;
+    for (const from of maxCornerDist(best.quad, last.quad) > 2 ? [last, best] : [last]) {
+      const q = from.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
+      const g = followInFrame(
+        frame,
+        q,
+        thumbs[from.example],
+        followCorrelation(t, DEFAULT_DETECTOR.minCorrelation),
+        DEFAULT_DETECTOR.maxChroma,
+        found.length >= 2,
+      );
+      if (g && (!f || g.ncc > f.ncc)) f = g;
+    }
     if (!f) continue;
     const quad = f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));
-    out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true });
+    out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true, ncc: f.ncc });
   }
   return out;
 }
@@ -215,7 +223,7 @@ function followBack(
       frame,
       q,
       thumbs[first.example],
-      DEFAULT_DETECTOR.minCorrelation,
+      followCorrelation(track, DEFAULT_DETECTOR.minCorrelation),
       DEFAULT_DETECTOR.maxChroma,
       false,
     );

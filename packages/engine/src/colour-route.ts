@@ -465,6 +465,7 @@ export function detectByColour(
       quad: p.quad,
       inliers: 0,
       score: 0.6 * shape.iou * Math.min(1, 0.5 + p.ncc / 1.4),
+      ncc: p.ncc,
     });
   }
   return hits;

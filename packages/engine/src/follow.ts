@@ -1,6 +1,7 @@
 import { chromaResidual, correlate, plausible, polishCorners, type ThumbExample } from './frame-detector.ts';
 import type { GrayImage } from './features.ts';
 import { exampleToFrame, isConvexClockwise, type Quad } from './geometry.ts';
+import type { Track } from './tracker.ts';
 
 /**
  * Follows a tracked logo into the next sampled frame by its pixels: starting from its last quad,
@@ -32,3 +33,16 @@ export function followInFrame(
   if (colour !== null && colour > maxChroma) return null;
   return p;
 }
+
+/**
+ * Correlation that a follow of a track must reach: the detector's minimum, and no more than
+ * {@link FOLLOW_DROP} below the best correlation that the detector found the logo with. A logo
+ * that matched its example closely and then leaves or is covered leaves pixels that still
+ * correlate a little, enough for the minimum but not for the logo that was there (on the
+ * benchmark a flat icon's track ran on for five samples over the background it left).
+ */
+export function followCorrelation(t: Track, minCorrelation: number): number {
+  const best = Math.max(0, ...t.hits.filter((h) => !h.followed).map((h) => h.ncc ?? 0));
+  return Math.max(minCorrelation, best - FOLLOW_DROP);
+}
+export const FOLLOW_DROP = 0.2;
