@@ -159,7 +159,8 @@ function toInput(h: FrameHit, sx: number, sy: number): FrameHit {
 /**
  * Open tracks that no keypoint hit of this frame continues are followed by their pixels (see
  * {@link followInFrame}), at most `maxFollow` samples in a row without a keypoint hit; a track that
- * the detector found in two frames or more is searched for around its last place.
+ * the detector found in two frames or more is searched for around its last place. The follow must
+ * correlate nearly as well as the detector's hits did (see {@link followCorrelation}).
  */
 function follow(
   frame: GrayImage,

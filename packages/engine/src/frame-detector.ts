@@ -299,8 +299,9 @@ function fitExample(
 }
 
 /**
- * Refines a geometric fit (guided matching) and checks it by appearance, polishing the corners;
- * null when the pixels inside the quad do not look like the example.
+ * Checks a geometric fit by appearance: the homography's reading (verifyHomography) and, when
+ * that is implausible or correlates under 0.7, the similarity's reading of the same matches
+ * (verifyWeak); null when the pixels inside neither quad look like the example.
  */
 function verify(
   cv: Cv,
@@ -330,6 +331,10 @@ function verify(
   return alt ?? strong?.hit ?? null;
 }
 
+/**
+ * Refines a homography fit (guided matching) and checks it by appearance, polishing the corners;
+ * null when the pixels inside the quad do not look like the example.
+ */
 function verifyHomography(
   cv: Cv,
   index: DescriptorIndex,
