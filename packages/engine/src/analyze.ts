@@ -184,20 +184,11 @@ function follow(
     const best = found.reduce((a, b) => (b.score > a.score ? b : a), found[0] ?? last);
     let f: { quad: number[]; ncc: number } | null = null;
     for (const from of maxCornerDist(best.quad, last.quad) > 2 ? [last, best] : [last]) {
-      const q = from.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
-      const g = followInFrame(
-        frame,
-        q,
-        thumbs[from.example],
-        followCorrelation(t, DEFAULT_DETECTOR.minCorrelation),
-        DEFAULT_DETECTOR.maxChroma,
-        found.length >= 2,
-      );
+      const g = followHit(frame, from, t, thumbs, sx, sy, found.length >= 2);
       if (g && (!f || g.ncc > f.ncc)) f = g;
     }
     if (!f) continue;
-    const quad = f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));
-    out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true, ncc: f.ncc });
+    out.push({ ...last, quad: f.quad, inliers: 0, score: last.score * 0.95, followed: true, ncc: f.ncc });
   }
   return out;
 }
@@ -219,17 +210,9 @@ function followBack(
     const first = track.hits[0];
     const { timeMs, frame } = recent[i];
     if (timeMs >= first.timeMs) continue;
-    const q = first.quad.map((v, k) => (k % 2 === 0 ? v / sx : v / sy));
-    const f = followInFrame(
-      frame,
-      q,
-      thumbs[first.example],
-      followCorrelation(track, DEFAULT_DETECTOR.minCorrelation),
-      DEFAULT_DETECTOR.maxChroma,
-      false,
-    );
+    const f = followHit(frame, first, track, thumbs, sx, sy, false);
     if (!f) return;
-    const quad = f.quad.map((v, k) => (k % 2 === 0 ? v * sx : v * sy));
+    const { quad, ncc } = f;
     const clash = others.some(
       (o) =>
         o !== track &&
@@ -237,8 +220,40 @@ function followBack(
         o.hits.some((h) => h.timeMs === timeMs && quadIoU(h.quad, quad) > 0.3),
     );
     if (clash) return;
-    track.hits.unshift({ ...first, quad, inliers: 0, score: first.score * 0.95, followed: true, timeMs });
+    track.hits.unshift({
+      ...first,
+      quad,
+      inliers: 0,
+      score: first.score * 0.95,
+      followed: true,
+      ncc,
+      timeMs,
+    });
   }
+}
+
+/**
+ * {@link followInFrame} of a track from one of its hits (input pixels) into an analysed frame,
+ * at the correlation the track asks of a follow; the quad comes back in input pixels.
+ */
+function followHit(
+  frame: GrayImage,
+  from: FrameHit,
+  track: Track,
+  thumbs: ThumbExample[],
+  sx: number,
+  sy: number,
+  search: boolean,
+): { quad: number[]; ncc: number } | null {
+  const f = followInFrame(
+    frame,
+    from.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy)),
+    thumbs[from.example],
+    followCorrelation(track, DEFAULT_DETECTOR.minCorrelation),
+    DEFAULT_DETECTOR.maxChroma,
+    search,
+  );
+  return f && { quad: f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)), ncc: f.ncc };
 }
 
 function thumbTable(brands: BrandIndex[]): ThumbExample[] {

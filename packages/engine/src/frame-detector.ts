@@ -50,8 +50,6 @@ export interface FrameHit {
   followed?: boolean;
   /** correlation with the example at the final quad (see correlate) */
   ncc?: number;
-  /** a similarity fit through bunched keypoints, before its stronger check (see fitExample) */
-  weak?: boolean;
 }
 
 /** Tunables of the per-frame detector (defaults come from the benchmark). */
@@ -144,7 +142,7 @@ export function detectInFrame(
       // Look for a further instance only after a verified one: the best consensus failing means
       // what is left is clutter, and RANSAC on clutter is the costliest step of a frame.
       if (!found?.hit) break;
-      const hit = verify(cv, index, found.hit, found.H, feats, frame, opts, found.sim ?? null);
+      const hit = verify(cv, index, { ...found, hit: found.hit }, feats, frame, opts);
       if (!hit) break;
       hits.push(hit);
       remaining = remaining.filter((_, i) => !found.inlier[i]);
@@ -197,7 +195,7 @@ function fitExample(
   feats: FeatureSet,
   frame: GrayImage,
   opts: DetectorOptions,
-): { hit: FrameHit | null; H: Float64Array; inlier: boolean[]; sim?: Quad | null } | null {
+): (Omit<Fit, 'hit'> & { hit: FrameHit | null; inlier: boolean[] }) | null {
   const ex = index.examples[example];
   const all = new Float32Array(list.length * 4);
   const shape = new Float32Array(list.length * 2);
@@ -285,9 +283,11 @@ function fitExample(
     // stronger correlation of such a fit.
     if (sim && plausible(sim, ex, frame)) {
       return {
-        hit: { brand: ex.brand, example, quad: sim, inliers: unique, score, weak: true },
+        hit: { brand: ex.brand, example, quad: sim, inliers: unique, score },
         H: Float64Array.from(exampleToFrame(sim, ex.width, ex.height)),
         inlier,
+        sim: null,
+        similarityOnly: true,
       };
     }
   }
@@ -298,31 +298,39 @@ function fitExample(
   return { hit: { brand: ex.brand, example, quad, inliers: unique, score }, H, inlier, sim };
 }
 
+/** A geometric fit of an example: its hit (quad and evidence) with the frame-from-example mapping. */
+interface Fit {
+  hit: FrameHit;
+  H: Float64Array;
+  /** the similarity through the same matches, the second reading (see similarityQuad) */
+  sim?: Quad | null;
+  /** the homography was implausible: the hit's quad is the similarity's */
+  similarityOnly?: boolean;
+}
+
 /**
  * Checks a geometric fit by appearance: the homography's reading (verifyHomography) and, when
  * that is implausible or correlates under 0.7, the similarity's reading of the same matches
- * (verifyWeak); null when the pixels inside neither quad look like the example.
+ * (verifySimilarity); null when the pixels inside neither quad look like the example.
  */
 function verify(
   cv: Cv,
   index: DescriptorIndex,
-  hit: FrameHit,
-  H: Float64Array,
+  { hit, H, sim, similarityOnly }: Fit,
   feats: FeatureSet,
   frame: GrayImage,
   opts: DetectorOptions,
-  sim: Quad | null,
 ): FrameHit | null {
   const ex = index.examples[hit.example];
-  if (hit.weak) return verifyWeak(hit, H, frame, ex, opts);
+  if (similarityOnly) return verifySimilarity(hit, H, frame, ex, opts);
   const strong = verifyHomography(cv, index, hit, H, feats, frame, opts);
-  if ((strong && strong.ncc >= WEAK_MIN_CORRELATION) || !sim || !plausible(sim, ex, frame))
+  if ((strong && strong.ncc >= SIMILARITY_MIN_CORRELATION) || !sim || !plausible(sim, ex, frame))
     return strong?.hit ?? null;
   // The homography through bunched keypoints can pass every check and still be off at the far
   // corners (a narrow quad on one half of the logo); the similarity through the same matches
   // is the other reading, and the one that the pixels agree with better is kept.
-  const alt = verifyWeak(
-    { ...hit, quad: sim, weak: true },
+  const alt = verifySimilarity(
+    { ...hit, quad: sim },
     Float64Array.from(exampleToFrame(sim, ex.width, ex.height)),
     frame,
     ex,
@@ -382,10 +390,10 @@ export function keypointScore(geometric: number, ncc: number): number {
 const APPEARANCE_WEIGHT = 0.5;
 
 /** Correlation asked of a fit through the similarity of bunched keypoints (see fitExample). */
-const WEAK_MIN_CORRELATION = 0.7;
+const SIMILARITY_MIN_CORRELATION = 0.7;
 
 /** verify() for a similarity fit: no guided refinement (its homography is what failed). */
-function verifyWeak(
+function verifySimilarity(
   hit: FrameHit,
   H: Float64Array,
   frame: GrayImage,
@@ -393,20 +401,19 @@ function verifyWeak(
   opts: DetectorOptions,
 ): FrameHit | null {
   const ncc = correlate(frame, H, ex);
-  if (ncc < 0.3) return lost(hit.example, 'weak', ncc, hit.quad);
+  if (ncc < 0.3) return lost(hit.example, 'similarity', ncc, hit.quad);
   const polished = polishCorners(frame, hit.quad, ex, ncc, 40);
   if (
-    polished.ncc < WEAK_MIN_CORRELATION ||
+    polished.ncc < SIMILARITY_MIN_CORRELATION ||
     // the keypoints fixed the logo's place and size; the pixels only bend its perspective
     quadIoU(polished.quad, hit.quad) < 0.6 ||
     !isConvexClockwise(polished.quad) ||
     !plausible(polished.quad, ex, frame)
   )
-    return lost(hit.example, 'weak', polished.ncc, polished.quad);
+    return lost(hit.example, 'similarity', polished.ncc, polished.quad);
   const colour = chromaResidual(frame, exampleToFrame(polished.quad, ex.width, ex.height), ex);
   if (colour !== null && colour > opts.maxChroma) return lost(hit.example, 'colour', colour, polished.quad);
-  const { weak: _, ...rest } = hit;
-  return { ...rest, quad: polished.quad, score: keypointScore(hit.score, polished.ncc), ncc: polished.ncc };
+  return { ...hit, quad: polished.quad, score: keypointScore(hit.score, polished.ncc), ncc: polished.ncc };
 }
 
 /**
