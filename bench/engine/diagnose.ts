@@ -14,12 +14,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildBrandIndex, type BrandIndex } from '../../packages/engine/src/brand-index.ts';
 import { DescriptorIndex } from '../../packages/engine/src/descriptor-index.ts';
-import {
-  DEFAULT_DETECTOR,
-  detectInFrame,
-  frameFeatures,
-  trace,
-} from '../../packages/engine/src/frame-detector.ts';
+import { DEFAULT_DETECTOR, trace } from '../../packages/engine/src/hits.ts';
+import { detectInFrame } from '../../packages/engine/src/pipeline.ts';
+import { frameFeatures } from '../../packages/engine/src/routes/keypoint-route.ts';
 import { applyH, exampleToFrame, quadIoU } from '../../packages/engine/src/geometry.ts';
 import { getCv } from '../../packages/engine/src/opencv.ts';
 import { streamFrames } from '../../packages/engine/src/video.ts';

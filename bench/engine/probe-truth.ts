@@ -15,13 +15,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deserializeBrandIndex, type BrandIndex } from '../../packages/engine/src/brand-index.ts';
 import { DescriptorIndex } from '../../packages/engine/src/descriptor-index.ts';
-import {
-  chromaResidual,
-  correlate,
-  DEFAULT_DETECTOR,
-  detectInFrame,
-  trace,
-} from '../../packages/engine/src/frame-detector.ts';
+import { chromaResidual, correlate } from '../../packages/engine/src/appearance.ts';
+import { DEFAULT_DETECTOR, trace } from '../../packages/engine/src/hits.ts';
+import { detectInFrame } from '../../packages/engine/src/pipeline.ts';
 import { exampleToFrame, quadIoU } from '../../packages/engine/src/geometry.ts';
 import { getCv } from '../../packages/engine/src/opencv.ts';
 import { streamFrames } from '../../packages/engine/src/video.ts';

@@ -3,14 +3,17 @@ import { availableParallelism } from 'node:os';
 import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame } from './follow.ts';
-import { DEFAULT_DETECTOR, type FrameHit, type ThumbExample } from './frame-detector.ts';
+import type { ThumbExample } from './appearance.ts';
+import { DEFAULT_DETECTOR, type FrameHit } from './hits.ts';
 import { maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
+import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
 import {
   classifyPlacement,
   trackConfidence,
   trackSegments,
   Tracker,
+  withoutOddFits,
   type Placement,
   type Track,
 } from './tracker.ts';
@@ -100,15 +103,31 @@ export async function analyzeVideo(
   const inFlight: { timeMs: number; result: Promise<FrameResult> }[] = [];
   const thumbs = thumbTable(brands);
   const maxFollow = Math.max(2, Math.round(sampleFps * MAX_FOLLOW_SECONDS));
-  // The last few analysed frames, so that a track found late can be followed back in time.
+  // The last few analysed frames of the shot, so that a track found late can be followed back in time.
   const recent: { timeMs: number; frame: GrayImage }[] = [];
+  let prevThumb: MotionThumb | null = null;
   let done = 0;
   const settle = async () => {
     const f = inFlight.shift()!;
     const res = await f.result;
+    const thumb = motionThumb(res.frame);
+    const m = prevThumb && estimateMotion(prevThumb, thumb);
+    prevThumb = thumb;
+    const motion: FrameMotion | undefined = m ? { ...m, dx: m.dx * sx, dy: m.dy * sy } : undefined;
+    // Nothing before a cut is the same scene: no following back into it.
+    if (motion?.cut) recent.length = 0;
     const hits = res.hits.map((h) => toInput(h, sx, sy));
-    const followed = follow(res.frame, hits, tracker.openTracks(), thumbs, sx, sy, maxFollow);
-    const started = tracker.push(f.timeMs, [...hits, ...followed]);
+    const followed = follow(
+      res.frame,
+      hits,
+      tracker.openTracks(),
+      thumbs,
+      sx,
+      sy,
+      maxFollow,
+      motion?.cut ?? false,
+    );
+    const started = tracker.push(f.timeMs, [...hits, ...followed], motion);
     for (const t of started) followBack(t, recent, [...tracker.openTracks(), ...tracks], thumbs, sx, sy);
     recent.push({ timeMs: f.timeMs, frame: res.frame });
     if (recent.length > maxFollow) recent.shift();
@@ -130,7 +149,7 @@ export async function analyzeVideo(
   }
   tracker.flush();
   const detections = tracks
-    .map((t) => toDetection(t, brands, examples, stepMs, endMs))
+    .map((t) => toDetection(withoutOddFits(t), brands, examples, stepMs, endMs))
     .filter((d) => d.confidence >= MIN_CONFIDENCE)
     .sort((a, b) => a.time_begin - b.time_begin);
   opts.onProgress?.(1);
@@ -170,11 +189,15 @@ function follow(
   sx: number,
   sy: number,
   maxFollow: number,
+  cut: boolean,
 ): FrameHit[] {
   const out: FrameHit[] = [];
   for (const t of open) {
     const last = t.hits[t.hits.length - 1];
     if (hits.some((h) => h.brand === t.brand && quadIoU(h.quad, last.quad) > 0.1)) continue;
+    // Across a cut only an overlay continues, at the same place: no search, and only a track
+    // that has not moved.
+    if (cut && (t.hits.length < 2 || maxCornerDist(t.hits[t.hits.length - 2].quad, last.quad) > 3)) continue;
     let run = 0;
     for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
     if (run >= maxFollow) continue;
@@ -184,7 +207,7 @@ function follow(
     const best = found.reduce((a, b) => (b.score > a.score ? b : a), found[0] ?? last);
     let f: { quad: number[]; ncc: number } | null = null;
     for (const from of maxCornerDist(best.quad, last.quad) > 2 ? [last, best] : [last]) {
-      const g = followHit(frame, from, t, thumbs, sx, sy, found.length >= 2);
+      const g = followHit(frame, from, t, thumbs, sx, sy, found.length >= 2 && !cut);
       if (g && (!f || g.ncc > f.ncc)) f = g;
     }
     if (!f) continue;

@@ -7,7 +7,8 @@ import { parentPort } from 'node:worker_threads';
 import type { BrandIndex } from './brand-index.ts';
 import { DescriptorIndex } from './descriptor-index.ts';
 import { transferList, type GrayImage } from './features.ts';
-import { detectInFrame, type DetectorOptions } from './frame-detector.ts';
+import type { DetectorOptions } from './hits.ts';
+import { detectInFrame } from './pipeline.ts';
 import { getCv } from './opencv.ts';
 
 export type WorkerRequest =

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { BrandIndex } from './brand-index.ts';
 import { DescriptorIndex } from './descriptor-index.ts';
 import { transferList, type GrayImage } from './features.ts';
-import { detectInFrame, type DetectorOptions, type FrameHit } from './frame-detector.ts';
+import type { DetectorOptions, FrameHit } from './hits.ts';
+import { detectInFrame } from './pipeline.ts';
 import { getCv } from './opencv.ts';
 
 /** Hits of one frame, and the frame itself (its pixel buffer travels to a worker and back). */

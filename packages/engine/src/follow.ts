@@ -1,4 +1,5 @@
-import { chromaResidual, correlate, plausible, polishCorners, type ThumbExample } from './frame-detector.ts';
+import { chromaResidual, correlate, polishCorners, type ThumbExample } from './appearance.ts';
+import { plausible } from './hits.ts';
 import type { GrayImage } from './features.ts';
 import { exampleToFrame, isConvexClockwise, type Quad } from './geometry.ts';
 import type { Track } from './tracker.ts';

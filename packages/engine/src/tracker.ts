@@ -1,5 +1,6 @@
-import type { FrameHit } from './frame-detector.ts';
+import type { FrameHit } from './hits.ts';
 import { maxCornerDist, quadCenter, quadIoU, sides, type Quad } from './geometry.ts';
+import type { FrameMotion } from './motion.ts';
 
 /** Automatic placement of a detection. */
 export type Placement = 'BROADCAST_OVERLAY' | 'IN_SCENE';
@@ -7,6 +8,10 @@ export type Placement = 'BROADCAST_OVERLAY' | 'IN_SCENE';
 /** A frame hit in input pixels at a time. */
 export interface TimedHit extends FrameHit {
   timeMs: number;
+  /** the shot it was seen in (a count of cuts since the start) */
+  shot?: number;
+  /** where the camera had moved the scene on screen since the shot began, input pixels */
+  cam?: [number, number];
 }
 
 /** One brand instance followed over time. */
@@ -30,13 +35,25 @@ export interface TrackerOptions {
  */
 export class Tracker {
   private open: Track[] = [];
+  private shot = 0;
+  private cam: [number, number] = [0, 0];
   constructor(
     private readonly opts: TrackerOptions,
     private readonly onClose: (t: Track) => void,
   ) {}
 
-  /** Links a sampled frame's hits; returns the tracks that this frame started. */
-  push(timeMs: number, hits: FrameHit[]): Track[] {
+  /**
+   * Links a sampled frame's hits; returns the tracks that this frame started. `motion` (input
+   * pixels) is how the camera moved since the previous frame: across a cut a track continues
+   * only where its logo stays at the same place on screen (an overlay), and every other track
+   * ends there.
+   */
+  push(timeMs: number, hits: FrameHit[], motion?: FrameMotion): Track[] {
+    const cut = motion?.cut ?? false;
+    if (cut) {
+      this.shot++;
+      this.cam = [0, 0];
+    } else if (motion) this.cam = [this.cam[0] + motion.dx, this.cam[1] + motion.dy];
     const started: Track[] = [];
     const taken = new Set<Track>();
     const sorted = [...hits].sort((a, b) => b.score - a.score);
@@ -46,13 +63,14 @@ export class Tracker {
       for (const t of this.open) {
         if (t.brand !== h.brand || taken.has(t)) continue;
         const last = t.hits[t.hits.length - 1].quad;
+        if (cut && maxCornerDist(last, h.quad) > 2 * stillTolerance(last)) continue;
         const s = similarity(last, h.quad);
         if (s > bestScore) {
           bestScore = s;
           best = t;
         }
       }
-      const timed = { ...h, timeMs };
+      const timed: TimedHit = { ...h, timeMs, shot: this.shot, cam: [this.cam[0], this.cam[1]] };
       if (best) {
         best.hits.push(timed);
         taken.add(best);
@@ -66,7 +84,7 @@ export class Tracker {
     const still: Track[] = [];
     for (const t of this.open) {
       const lastT = t.hits[t.hits.length - 1].timeMs;
-      if (timeMs - lastT > this.opts.maxGap * this.opts.stepMs + 1) this.onClose(t);
+      if (timeMs - lastT > this.opts.maxGap * this.opts.stepMs + 1 || (cut && !taken.has(t))) this.onClose(t);
       else still.push(t);
     }
     this.open = still;
@@ -125,6 +143,33 @@ export function trackSegments(track: Track, stepMs: number, endMs: number): Segm
   }));
 }
 
+/** Hits on either side of a hit that its shape is compared with. */
+const SHAPE_WINDOW = 3;
+/** A hit whose corners are off the shape of its neighbours by more than this share of its size is a bad fit. */
+const SHAPE_TOLERANCE = 0.15;
+
+/**
+ * The track without its odd fits: a hit whose shape (corners about its centre) differs from the
+ * median shape of its neighbours in time by more than 15 % of the logo's size is a corner
+ * pulled onto the background, while the logo itself stayed as it was (a twisted quad in the
+ * middle of a steady track). Where it is, the neighbours' segments cover the time.
+ */
+export function withoutOddFits(track: Track): Track {
+  if (track.hits.length < 4) return track;
+  const centred = track.hits.map((h) => {
+    const [cx, cy] = quadCenter(h.quad);
+    return h.quad.map((v, i) => v - (i % 2 === 0 ? cx : cy));
+  });
+  const hits = track.hits.filter((_, i) => {
+    const around: Quad[] = [];
+    for (let j = Math.max(0, i - SHAPE_WINDOW); j <= Math.min(track.hits.length - 1, i + SHAPE_WINDOW); j++)
+      if (j !== i) around.push(centred[j]);
+    const med = medianQuad(around);
+    return maxCornerDist(centred[i], med) <= SHAPE_TOLERANCE * Math.max(...sides(med));
+  });
+  return hits.length >= 2 ? { ...track, hits } : track;
+}
+
 /** Corner jitter of a fixed logo between frames stays below this (pixels). */
 function stillTolerance(q: Quad): number {
   return Math.max(3, 0.02 * Math.max(...sides(q)));
@@ -141,13 +186,34 @@ function medianQuad(qs: Quad[]): Quad {
   return out;
 }
 
+/** The camera moved at least this far (input pixels) between two hits for its motion to count. */
+const CAMERA_EVIDENCE = 4;
+
 /**
- * A logo whose corners stay put (within 2% of its size, at least 3 px) over at least two sampled
- * frames is fixed in screen space: a broadcast overlay (score bug, channel logo). Anything that
- * moves with the camera or the scene is in-scene.
+ * A broadcast overlay (score bug, channel logo) stays fixed on screen while the camera moves and
+ * across cuts; an in-scene logo (board, shirt, car) moves with the scene. So each pair of
+ * consecutive hits between which the camera moved is a vote: the logo moved less than half as far
+ * as the scene did (an overlay), or not. Footage replayed off a screen makes overlays drift a
+ * little, which the half keeps apart from the scene's motion. A track seen in two shots at the
+ * same place is an overlay. Without camera motion (a still shot) a logo whose corners stay put
+ * (within 2% of its size, at least 3 px) over at least two sampled frames counts as an overlay, as
+ * nothing else tells them apart.
  */
 export function classifyPlacement(track: Track): Placement {
   if (track.hits.length < 2) return 'IN_SCENE';
+  if (new Set(track.hits.map((h) => h.shot ?? 0)).size > 1) return 'BROADCAST_OVERLAY';
+  let overlay = 0;
+  let scene = 0;
+  for (let i = 1; i < track.hits.length; i++) {
+    const [a, b] = [track.hits[i - 1], track.hits[i]];
+    if (!a.cam || !b.cam) continue;
+    const cam = Math.hypot(b.cam[0] - a.cam[0], b.cam[1] - a.cam[1]);
+    if (cam < CAMERA_EVIDENCE) continue;
+    const [ca, cb] = [quadCenter(a.quad), quadCenter(b.quad)];
+    if (Math.hypot(cb[0] - ca[0], cb[1] - ca[1]) < cam / 2) overlay++;
+    else scene++;
+  }
+  if (overlay + scene > 0) return overlay > scene ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
   const med = medianQuad(track.hits.map((h) => h.quad));
   const tol = stillTolerance(med);
   const still = track.hits.filter((h) => maxCornerDist(h.quad, med) <= tol).length;

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { colourModels, detectByColour } from '../src/colour-route.ts';
+import { colourModels, detectByColour } from '../src/routes/colour-route.ts';
 import { DescriptorIndex } from '../src/descriptor-index.ts';
-import { correlate, DEFAULT_DETECTOR } from '../src/frame-detector.ts';
+import { correlate } from '../src/appearance.ts';
+import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { exampleToFrame, quadIoU } from '../src/geometry.ts';
 import { buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { loadGray, loadLogo } from '../src/image-io.ts';

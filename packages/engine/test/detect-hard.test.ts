@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trace } from '../src/frame-detector.ts';
+import { trace } from '../src/hits.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { loadLogo } from '../src/image-io.ts';
 import { compositeLogo, type RgbImage } from '../src/synth.ts';

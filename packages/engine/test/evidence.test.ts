@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { followCorrelation } from '../src/follow.ts';
-import { keypointScore, similarityQuad } from '../src/frame-detector.ts';
+import { keypointScore, similarityQuad } from '../src/routes/keypoint-route.ts';
 import { MIN_CONFIDENCE } from '../src/analyze.ts';
 import { trackConfidence, type TimedHit, type Track } from '../src/tracker.ts';
 

@@ -1,17 +1,15 @@
-import type { DescriptorIndex } from './descriptor-index.ts';
-import { chromaPlane, type GrayImage } from './features.ts';
 import {
   appearance,
   chromaResidual,
   descendCorners,
-  plausible,
   polishCorners,
-  trace,
-  type DetectorOptions,
-  type FrameHit,
   type ThumbExample,
-} from './frame-detector.ts';
-import { exampleToFrame, isConvexClockwise, quadIoU, sides, type Quad } from './geometry.ts';
+} from '../appearance.ts';
+import type { DescriptorIndex } from '../descriptor-index.ts';
+import { chromaPlane, type GrayImage } from '../features.ts';
+import { exampleToFrame, isConvexClockwise, quadIoU, sides, type Quad } from '../geometry.ts';
+import { plausible, trace, type DetectorOptions, type FrameHit } from '../hits.ts';
+import type { Route } from './route.ts';
 
 /**
  * The colour route, for flat one-colour icons. ORB finds such a silhouette's corners, but their
@@ -582,3 +580,20 @@ function solidity(mask: Uint8Array, w: number, h: number): number {
   }
   return area / Math.max(1, Math.abs(hullArea) / 2);
 }
+
+const modelsOf = new WeakMap<DescriptorIndex, Map<boolean, ColourModel[]>>();
+
+/** The colour route as a pipeline route: its colour models are built once per index. */
+export const colourRoute: Route = {
+  name: 'colour',
+  enabled: (opts) => opts.colourRoute,
+  propose({ frame, index, opts, found }) {
+    let byBoards = modelsOf.get(index);
+    if (!byBoards) modelsOf.set(index, (byBoards = new Map()));
+    let models = byBoards.get(opts.boards);
+    if (!models) byBoards.set(opts.boards, (models = colourModels(index, opts.boards)));
+    return detectByColour(frame, index, models, opts, (brand, quad) =>
+      found.some((h) => h.brand === brand && quadIoU(h.quad, quad) > 0.3),
+    );
+  },
+};

@@ -1,0 +1,149 @@
+import {
+  quadIoU,
+  quadOverlapOfSmaller,
+  signedArea,
+  sides,
+  isConvexClockwise,
+  type Quad,
+} from './geometry.ts';
+
+/** What every detection route returns, the detector's options, and the checks they share. */
+
+/** A logo instance found in one frame. */
+export interface FrameHit {
+  /** position of the brand in the brands array */
+  brand: number;
+  /** global example number in the {@link DescriptorIndex} */
+  example: number;
+  /** corners in analysis pixels */
+  quad: Quad;
+  inliers: number;
+  /** 0..1 */
+  score: number;
+  /** true when found by following a track's pixels rather than by keypoint matching */
+  followed?: boolean;
+  /** correlation with the example at the final quad (see correlate) */
+  ncc?: number;
+}
+
+/** Tunables of the per-frame detector (defaults come from the benchmark). */
+export interface DetectorOptions {
+  /** ORB keypoints per megapixel of the analysed frame. */
+  featuresPerMp: number;
+  minInliers: number;
+  ransacThreshold: number;
+  /** minimum normalised cross-correlation between the warped frame patch and the example */
+  minCorrelation: number;
+  /** brands a frame keypoint is matched to (nearest keypoint of each), see DescriptorIndex.match */
+  brandsPerKeypoint: number;
+  /**
+   * ORB pyramid levels of the full-size frame (scale factor 1.25). With 4 levels (the half-size
+   * pass covering the rest) analysis is about 5 % faster, but on the full benchmark (engine 0.4)
+   * precision / recall at >= 48 px were 0.966 / 0.634 against 0.977 / 0.673 with 6, and corners
+   * of a partly covered logo drift by 5 px; so 6.
+   */
+  nLevels: number;
+  /** keypoint budget of the half-size pass, as a share of the full-size one */
+  coarseShare: number;
+  /** largest colour difference from the example allowed (see {@link chromaResidual}) */
+  maxChroma: number;
+  /** also look for flat single-colour icons by their colour and outline (see colour-route.ts) */
+  colourRoute: boolean;
+  /**
+   * the colour route also takes boards, logos on a ground of one colour (see colour-route.ts; on
+   * the benchmark: recall >= 48 px 0.82 -> 0.85 and 0.81 -> 0.87 on two seeds, detection about
+   * 10 % slower on broadcast footage)
+   */
+  boards: boolean;
+}
+
+export const DEFAULT_DETECTOR: DetectorOptions = {
+  featuresPerMp: 3500,
+  minInliers: 8,
+  ransacThreshold: 4,
+  minCorrelation: 0.5,
+  brandsPerKeypoint: 6,
+  nLevels: 6,
+  coarseShare: 0.5,
+  maxChroma: 20,
+  colourRoute: true,
+  boards: true,
+};
+
+/** Diagnostics (bench/engine/diagnose.ts): told why a candidate of an example was dropped. */
+export const trace: {
+  lost?: (example: number, stage: string, value: number, quad?: Quad) => void;
+  /** the colour residual of a candidate that passed every other check (-1: no colour known) */
+  colour?: (example: number, residual: number, quad: Quad) => void;
+  /** the outline overlap of a hit of the colour route (see colour-route.ts) */
+  colourShape?: (example: number, iou: number, quad: Quad) => void;
+} = {};
+export function lost(example: number, stage: string, value: number, quad?: Quad): null {
+  trace.lost?.(example, stage, value, quad);
+  return null;
+}
+
+/**
+ * A logo covers at most this share of the frame. Real sponsor logos in footage cover a few
+ * percent (the largest box of the labelled photos 1.4 %); fits that covered a third of a
+ * broadcast frame were twisted quads over a board's neighbours.
+ */
+const MAX_FRAME_SHARE = 0.25;
+/** At least this share of a logo's quad lies inside the frame. */
+const MIN_INSIDE = 0.6;
+
+/**
+ * Geometric sanity of a homography's quad: convex and clockwise (a mirrored logo flips the
+ * winding), not tiny, at most a quarter of the frame and mostly inside it, limited perspective and
+ * aspect change.
+ */
+export function plausible(
+  quad: Quad,
+  ex: { width: number; height: number },
+  frame: { width: number; height: number },
+) {
+  if (quad.some((v) => !Number.isFinite(v))) return false;
+  if (!isConvexClockwise(quad)) return false;
+  const area = signedArea(quad);
+  if (area < 120 || area > MAX_FRAME_SHARE * frame.width * frame.height) return false;
+  const { width: w, height: h } = frame;
+  if (quadOverlapOfSmaller([0, 0, w, 0, w, h, 0, h], quad) < MIN_INSIDE) return false;
+  const [top, right, bottom, left] = sides(quad);
+  if (Math.max(top, bottom) / Math.max(1e-6, Math.min(top, bottom)) > 3) return false;
+  if (Math.max(left, right) / Math.max(1e-6, Math.min(left, right)) > 3) return false;
+  const aspect = (top + bottom) / (left + right) / (ex.width / ex.height);
+  if (aspect > 3.5 || aspect < 1 / 3.5) return false;
+  // Upright within 60 degrees: logos in footage are not seen upside down or on their side, and
+  // such fits come from a symmetric part of the logo (a letter matching its turned twin).
+  const ux = quad[2] - quad[0] + quad[4] - quad[6];
+  const uy = quad[3] - quad[1] + quad[5] - quad[7];
+  if (ux <= 0 || Math.abs(uy) > Math.tan(Math.PI / 3) * ux) return false;
+  // Interior angles between about 30 and 150 degrees: stronger shear than that is a bad fit.
+  for (let i = 0; i < 4; i++) {
+    const a = ((i + 3) % 4) * 2;
+    const b = i * 2;
+    const c = ((i + 1) % 4) * 2;
+    const ux = quad[a] - quad[b];
+    const uy = quad[a + 1] - quad[b + 1];
+    const vx = quad[c] - quad[b];
+    const vy = quad[c + 1] - quad[b + 1];
+    const cos = (ux * vx + uy * vy) / (Math.hypot(ux, uy) * Math.hypot(vx, vy));
+    if (Math.abs(cos) > 0.87) return false;
+  }
+  return true;
+}
+
+/** Keeps the best hit where hits overlap (several examples of a brand, or rival brands). */
+export function suppress(hits: FrameHit[]): FrameHit[] {
+  hits.sort((a, b) => b.score - a.score || b.inliers - a.inliers);
+  const kept: FrameHit[] = [];
+  for (const h of hits) {
+    // Rival brands on one spot: logos that share letters or marks (two wordmarks in one typeface)
+    // match each other in part, and the better explained one wins.
+    const clash = kept.some((k) =>
+      k.brand === h.brand ? quadIoU(k.quad, h.quad) > 0.3 : quadOverlapOfSmaller(k.quad, h.quad) > 0.4,
+    );
+    if (!clash) kept.push(h);
+  }
+  return kept;
+}

@@ -1,0 +1,27 @@
+import type { DescriptorIndex } from './descriptor-index.ts';
+import type { GrayImage } from './features.ts';
+import { DEFAULT_DETECTOR, suppress, type DetectorOptions, type FrameHit } from './hits.ts';
+import type { Cv } from './opencv.ts';
+import { colourRoute } from './routes/colour-route.ts';
+import { keypointRoute } from './routes/keypoint-route.ts';
+import type { Route } from './routes/route.ts';
+
+/** The routes, in the order they run: a later route sees the earlier ones' hits. */
+export const ROUTES: readonly Route[] = [keypointRoute, colourRoute];
+
+/**
+ * Finds every brand instance in one frame: each enabled route proposes verified hits, and where
+ * hits overlap the best one is kept (several examples of a brand, or rival brands).
+ */
+export function detectInFrame(
+  cv: Cv,
+  frame: GrayImage,
+  index: DescriptorIndex,
+  opts: DetectorOptions = DEFAULT_DETECTOR,
+): FrameHit[] {
+  if (index.count === 0) return [];
+  const hits: FrameHit[] = [];
+  for (const route of ROUTES)
+    if (route.enabled(opts)) hits.push(...route.propose({ cv, frame, index, opts, found: hits.slice() }));
+  return suppress(hits);
+}

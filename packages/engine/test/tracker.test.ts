@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { FrameHit } from '../src/hits.ts';
+import { classifyPlacement, Tracker, withoutOddFits, type Track } from '../src/tracker.ts';
+
+const hit = (quad: number[]): FrameHit => ({ brand: 0, example: 0, quad, inliers: 20, score: 0.8 });
+const at = (x: number, y: number) => [x, y, x + 100, y, x + 100, y + 40, x, y + 40];
+
+describe('Tracker across cuts and camera motion', () => {
+  it('ends a track at a cut, so the next shot starts its own', () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    tracker.push(0, [hit(at(200, 100))]);
+    tracker.push(250, [hit(at(210, 100))], { dx: 10, dy: 0, cut: false, residual: 3 });
+    // after the cut the same brand shows up near where the old logo was
+    tracker.push(500, [hit(at(215, 105))], { dx: 0, dy: 0, cut: true, residual: 40 });
+    tracker.flush();
+    expect(closed.map((t) => t.hits.length)).toEqual([2, 1]);
+  });
+
+  it('keeps an overlay that stays in place across a cut as one track, placed as an overlay', () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    tracker.push(0, [hit(at(40, 600))]);
+    tracker.push(250, [hit(at(40, 600))], { dx: 0, dy: 0, cut: false, residual: 2 });
+    tracker.push(500, [hit(at(40, 600))], { dx: 0, dy: 0, cut: true, residual: 40 });
+    tracker.flush();
+    expect(closed).toHaveLength(1);
+    expect(classifyPlacement(closed[0])).toBe('BROADCAST_OVERLAY');
+  });
+
+  it('places a logo that moves with the panning camera in the scene, one that stays put as an overlay', () => {
+    const moving: Track[] = [];
+    const fixed: Track[] = [];
+    const a = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => moving.push(t));
+    const b = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => fixed.push(t));
+    for (let i = 0; i < 6; i++) {
+      const motion = i ? { dx: -20, dy: 0, cut: false, residual: 4 } : undefined;
+      a.push(i * 250, [hit(at(600 - 20 * i, 300))], motion);
+      // an overlay drifting a pixel now and then (footage replayed off a screen)
+      b.push(i * 250, [hit(at(40 + (i % 2), 600))], motion);
+    }
+    a.flush();
+    b.flush();
+    expect(classifyPlacement(moving[0])).toBe('IN_SCENE');
+    expect(classifyPlacement(fixed[0])).toBe('BROADCAST_OVERLAY');
+  });
+
+  it('drops a twisted fit in the middle of a steady track, and keeps a logo that grows', () => {
+    const steady = at(40, 340);
+    const twisted = [41, 345, 81, 346, 93, 394, 26, 400];
+    const hits = [steady, steady, steady, twisted, steady, steady, steady].map((q, i) => ({
+      ...hit(q),
+      timeMs: i * 250,
+    }));
+    expect(withoutOddFits({ brand: 0, hits }).hits.map((h) => h.timeMs)).toEqual([
+      0, 250, 500, 1000, 1250, 1500,
+    ]);
+    const zoom = Array.from({ length: 7 }, (_, i) => {
+      const s = 1 + 0.05 * i;
+      return {
+        ...hit([300, 300, 300 + 100 * s, 300, 300 + 100 * s, 300 + 40 * s, 300, 300 + 40 * s]),
+        timeMs: i * 250,
+      };
+    });
+    expect(withoutOddFits({ brand: 0, hits: zoom }).hits).toHaveLength(7);
+  });
+});
