@@ -131,7 +131,7 @@ for (const clip of clips) {
     trace.lost = (example, stage, value, quad) => drops.push({ example, stage, value, quad });
     const colourOf = new Map<string, number>();
     trace.colour = (_, residual, quad) => colourOf.set(quad.join(), residual);
-    const hits = detectInFrame(cv, frame, index, detector);
+    const hits = await detectInFrame(cv, frame, index, detector);
     trace.lost = undefined;
     trace.colour = undefined;
     ms += performance.now() - t0;

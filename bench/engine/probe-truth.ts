@@ -55,7 +55,7 @@ for (const clip of clips) {
     const todo = big.filter((i) => scored(i, f));
     const drops: { example: number; stage: string; value: number; quad?: number[] }[] = [];
     trace.lost = (example, stage, value, quad) => drops.push({ example, stage, value, quad });
-    const hits = detectInFrame(cv, frame, index, DEFAULT_DETECTOR);
+    const hits = await detectInFrame(cv, frame, index, DEFAULT_DETECTOR);
     trace.lost = undefined;
     for (const h of hits) {
       const right = clip.instances.some(

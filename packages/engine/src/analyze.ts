@@ -4,7 +4,7 @@ import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame } from './follow.ts';
 import type { ThumbExample } from './appearance.ts';
-import { DEFAULT_DETECTOR, type FrameHit } from './hits.ts';
+import { DEFAULT_DETECTOR, type DetectorOptions, type FrameHit } from './hits.ts';
 import { maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
@@ -60,6 +60,8 @@ export interface AnalyzeVideoOptions {
    * Frames are analysed in parallel and linked in order.
    */
   workers?: number;
+  /** Detector settings over the defaults, e.g. `{ textRoute: false }` to measure what a route adds. */
+  detector?: Partial<DetectorOptions>;
 }
 
 /** Defaults chosen from the benchmark (bench/engine). */
@@ -69,6 +71,11 @@ export const DEFAULT_ANALYSIS_HEIGHT = 720;
 export const MIN_CONFIDENCE = 0.35;
 /** A track is followed by its pixels alone for at most this long. */
 const MAX_FOLLOW_SECONDS = 3;
+/**
+ * The text route reads one sample in this many seconds (it costs a few hundred ms a frame);
+ * tracking carries its hits over the samples between.
+ */
+const TEXT_INTERVAL_SECONDS = 2;
 /** Largest side at which still images are analysed. */
 const IMAGE_MAX_SIDE = 1920;
 
@@ -98,7 +105,13 @@ export async function analyzeVideo(
   const tracker = new Tracker({ stepMs, maxGap }, (t) => tracks.push(t));
   opts.onProgress?.(0);
   const workers = opts.workers ?? Math.min(2, availableParallelism());
-  const pool = await DetectorPool.create(brands, workers, DEFAULT_DETECTOR);
+  const detector: DetectorOptions = {
+    ...DEFAULT_DETECTOR,
+    textEvery: Math.max(1, Math.round(sampleFps * TEXT_INTERVAL_SECONDS)),
+    ...opts.detector,
+  };
+  const pool = await DetectorPool.create(brands, workers, detector);
+  let seq = 0;
   // Frames in flight, oldest first: results are linked in frame order whatever finishes first.
   const inFlight: { timeMs: number; result: Promise<FrameResult> }[] = [];
   const thumbs = thumbTable(brands);
@@ -136,7 +149,7 @@ export async function analyzeVideo(
   };
   try {
     for await (const frame of streamFrames(file, { sampleFps, width, height, signal: opts.signal })) {
-      const result = pool.detect(frame);
+      const result = pool.detect(frame, seq++);
       result.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
       inFlight.push({ timeMs: frame.timeMs, result });
       while (inFlight.length > pool.parallelism) await settle();
@@ -157,9 +170,13 @@ export async function analyzeVideo(
 }
 
 /** Finds the brands' logos in a still image (times are 0). */
-export async function analyzeImage(file: string, brands: BrandIndex[]): Promise<MediaAnalysis> {
+export async function analyzeImage(
+  file: string,
+  brands: BrandIndex[],
+  opts: { detector?: Partial<DetectorOptions> } = {},
+): Promise<MediaAnalysis> {
   const img = await loadGray(file, IMAGE_MAX_SIDE);
-  const pool = await DetectorPool.create(brands, 0, DEFAULT_DETECTOR);
+  const pool = await DetectorPool.create(brands, 0, { ...DEFAULT_DETECTOR, ...opts.detector });
   const sx = img.originalWidth / img.width;
   const sy = img.originalHeight / img.height;
   const hits = (await pool.detect(img)).hits.map((h) => toInput(h, sx, sy));
@@ -195,9 +212,6 @@ function follow(
   for (const t of open) {
     const last = t.hits[t.hits.length - 1];
     if (hits.some((h) => h.brand === t.brand && quadIoU(h.quad, last.quad) > 0.1)) continue;
-    // Across a cut only an overlay continues, at the same place: no search, and only a track
-    // that has not moved.
-    if (cut && (t.hits.length < 2 || maxCornerDist(t.hits[t.hits.length - 2].quad, last.quad) > 3)) continue;
     let run = 0;
     for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
     if (run >= maxFollow) continue;
@@ -207,6 +221,8 @@ function follow(
     const best = found.reduce((a, b) => (b.score > a.score ? b : a), found[0] ?? last);
     let f: { quad: number[]; ncc: number } | null = null;
     for (const from of maxCornerDist(best.quad, last.quad) > 2 ? [last, best] : [last]) {
+      // Across a cut a logo is followed only where it was (no search): what continues a shot
+      // change in place is an overlay, or a logo whose pixels are still there.
       const g = followHit(frame, from, t, thumbs, sx, sy, found.length >= 2 && !cut);
       if (g && (!f || g.ncc > f.ncc)) f = g;
     }

@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
+import { readText } from './ocr.ts';
 import { getCv } from './opencv.ts';
+import type { RgbaImage } from './image-io.ts';
 
 /**
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
  */
-export const INDEX_FORMAT = 'orb4';
+export const INDEX_FORMAT = 'orb5';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -31,6 +33,18 @@ export interface IndexedExample {
    * then the V plane on the same grid, BT.601 full range as the engine decodes video).
    */
   thumbs: { tw: number; th: number; data: string[]; mask?: string; uv?: string };
+  /**
+   * The lines of text the example reads (PP-OCRv4, see ocr.ts), each with its corners in the
+   * example's pixels: what the text route looks for in frames. Empty for a mark without words.
+   */
+  text?: ExampleText[];
+}
+
+/** A line of text of an example logo. */
+export interface ExampleText {
+  text: string;
+  /** corners clockwise from the top-left along the reading direction, example pixels */
+  quad: number[];
 }
 
 /**
@@ -67,6 +81,7 @@ export function decodeThumbs(e: IndexedExample) {
     thumbs: e.thumbs.data.map(bytes),
     mask: e.thumbs.mask ? bytes(e.thumbs.mask) : undefined,
     uv: e.thumbs.uv ? bytes(e.thumbs.uv) : undefined,
+    text: e.text ?? [],
   };
 }
 
@@ -119,7 +134,8 @@ export async function buildBrandIndex(
     thumbs.uv = Buffer.from(await chromaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     if (logo.hasAlpha)
       thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
-    examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs });
+    const text = await exampleText(logo);
+    examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs, text });
     for (const bg of backgrounds) {
       for (const s of SCALES) {
         if (Math.max(logo.width, logo.height) * s < 32) continue;
@@ -170,6 +186,41 @@ export async function buildBrandIndex(
     sa,
     desc,
   };
+}
+
+/** Lines shorter than this (normalised characters) say too little to find a logo by. */
+const MIN_TEXT = 3;
+
+/**
+ * The text lines of an example: read on the logo as it is, or for a cut-out logo on a light and
+ * then on a dark ground (its letters may be either); the reading with more characters wins.
+ */
+async function exampleText(logo: RgbaImage): Promise<ExampleText[]> {
+  // A tight crop leaves the letters touching the border, where DBNet does not see lines: read
+  // the example on a margin of its own ground (its border pixels, stretched outwards).
+  const pad = Math.round(0.2 * Math.max(logo.width, logo.height));
+  const W = logo.width + 2 * pad;
+  const H = logo.height + 2 * pad;
+  let best: ExampleText[] = [];
+  for (const bg of logo.hasAlpha ? [255, 0] : [255]) {
+    const rgb = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++) {
+      const sy = Math.min(logo.height - 1, Math.max(0, y - pad));
+      for (let x = 0; x < W; x++) {
+        const sx = Math.min(logo.width - 1, Math.max(0, x - pad));
+        const i = sy * logo.width + sx;
+        const a = logo.data[i * 4 + 3] / 255;
+        for (let c = 0; c < 3; c++)
+          rgb[(y * W + x) * 3 + c] = Math.round(logo.data[i * 4 + c] * a + bg * (1 - a));
+      }
+    }
+    const lines = (await readText({ width: W, height: H, data: rgb }, { maxSide: 640 }))
+      .filter((l) => l.confidence >= 0.6 && l.text.replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT)
+      .map((l) => ({ text: l.text, quad: l.quad.map((v) => Math.round((v - pad) * 10) / 10) }));
+    const chars = (ls: ExampleText[]) => ls.reduce((n, l) => n + l.text.length, 0);
+    if (chars(lines) > chars(best)) best = lines;
+  }
+  return best;
 }
 
 const MAGIC = 'LGIX';

@@ -74,14 +74,16 @@ export class DetectorPool {
     return new DetectorPool([], new DescriptorIndex(brands), opts);
   }
 
-  async detect(frame: GrayImage): Promise<FrameResult> {
-    if (this.inline) return { hits: detectInFrame(await getCv(), frame, this.inline, this.opts), frame };
+  /** Hits of one frame; `seq` is its sample number (see RouteInput.seq). */
+  async detect(frame: GrayImage, seq = 0): Promise<FrameResult> {
+    if (this.inline)
+      return { hits: await detectInFrame(await getCv(), frame, this.inline, this.opts, seq), frame };
     const id = this.seq++;
     const w = this.workers[this.next++ % this.workers.length];
     return new Promise<FrameResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const own = ownBuffer(frame);
-      w.postMessage({ type: 'frame', id, frame: own }, transferList(own));
+      w.postMessage({ type: 'frame', id, frame: own, seq }, transferList(own));
     });
   }
 

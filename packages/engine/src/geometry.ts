@@ -176,3 +176,37 @@ export function exampleToFrame(q: Quad, w: number, h: number): number[] {
     for (let j = 0; j < 3; j++) r.push(S[i * 3] * A[j] + S[i * 3 + 1] * A[3 + j] + S[i * 3 + 2] * A[6 + j]);
   return r;
 }
+
+/** The homography taking quad `a` onto quad `b` (corner for corner), or null when `a` is degenerate. */
+export function quadToQuad(a: Quad, b: Quad): number[] | null {
+  const A = squareToQuad(a);
+  const B = squareToQuad(b);
+  const inv = invert3(A);
+  if (!inv) return null;
+  const r: number[] = [];
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++)
+      r.push(B[i * 3] * inv[j] + B[i * 3 + 1] * inv[3 + j] + B[i * 3 + 2] * inv[6 + j]);
+  return r;
+}
+
+function invert3(m: number[]): number[] | null {
+  const [a, b, c, d, e, f, g, h, i] = m;
+  const A = e * i - f * h;
+  const B = -(d * i - f * g);
+  const C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return null;
+  const k = 1 / det;
+  return [
+    A * k,
+    -(b * i - c * h) * k,
+    (b * f - c * e) * k,
+    B * k,
+    (a * i - c * g) * k,
+    -(a * f - c * d) * k,
+    C * k,
+    -(a * h - b * g) * k,
+    (a * e - b * d) * k,
+  ];
+}

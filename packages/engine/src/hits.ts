@@ -47,6 +47,8 @@ export interface DetectorOptions {
   coarseShare: number;
   /** largest colour difference from the example allowed (see {@link chromaResidual}) */
   maxChroma: number;
+  /** look for logos by their keypoints (see routes/keypoint-route.ts); off only to measure the other routes */
+  keypointRoute: boolean;
   /** also look for flat single-colour icons by their colour and outline (see colour-route.ts) */
   colourRoute: boolean;
   /**
@@ -55,6 +57,10 @@ export interface DetectorOptions {
    * 10 % slower on broadcast footage)
    */
   boards: boolean;
+  /** also read the frame's text and look for the examples' words (see routes/text-route.ts) */
+  textRoute: boolean;
+  /** the text route reads every n-th sample (reading costs a few hundred ms a frame) */
+  textEvery: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -66,8 +72,11 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   nLevels: 6,
   coarseShare: 0.5,
   maxChroma: 20,
+  keypointRoute: true,
   colourRoute: true,
   boards: true,
+  textRoute: true,
+  textEvery: 8,
 };
 
 /** Diagnostics (bench/engine/diagnose.ts): told why a candidate of an example was dropped. */

@@ -5,23 +5,26 @@ import type { Cv } from './opencv.ts';
 import { colourRoute } from './routes/colour-route.ts';
 import { keypointRoute } from './routes/keypoint-route.ts';
 import type { Route } from './routes/route.ts';
+import { textRoute } from './routes/text-route.ts';
 
 /** The routes, in the order they run: a later route sees the earlier ones' hits. */
-export const ROUTES: readonly Route[] = [keypointRoute, colourRoute];
+export const ROUTES: readonly Route[] = [keypointRoute, colourRoute, textRoute];
 
 /**
  * Finds every brand instance in one frame: each enabled route proposes verified hits, and where
  * hits overlap the best one is kept (several examples of a brand, or rival brands).
  */
-export function detectInFrame(
+export async function detectInFrame(
   cv: Cv,
   frame: GrayImage,
   index: DescriptorIndex,
   opts: DetectorOptions = DEFAULT_DETECTOR,
-): FrameHit[] {
-  if (index.count === 0) return [];
+  seq = 0,
+): Promise<FrameHit[]> {
+  if (index.count === 0 && !index.examples.some((e) => e.text.length > 0)) return [];
   const hits: FrameHit[] = [];
   for (const route of ROUTES)
-    if (route.enabled(opts)) hits.push(...route.propose({ cv, frame, index, opts, found: hits.slice() }));
+    if (route.enabled(opts))
+      hits.push(...(await route.propose({ cv, frame, index, opts, found: hits.slice(), seq })));
   return suppress(hits);
 }

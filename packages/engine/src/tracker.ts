@@ -45,8 +45,8 @@ export class Tracker {
   /**
    * Links a sampled frame's hits; returns the tracks that this frame started. `motion` (input
    * pixels) is how the camera moved since the previous frame: across a cut a track continues
-   * only where its logo stays at the same place on screen (an overlay), and every other track
-   * ends there.
+   * only where its logo stays at the same place on screen (an overlay) or was followed by its
+   * pixels from its last place, and every other track ends there.
    */
   push(timeMs: number, hits: FrameHit[], motion?: FrameMotion): Track[] {
     const cut = motion?.cut ?? false;
@@ -63,7 +63,9 @@ export class Tracker {
       for (const t of this.open) {
         if (t.brand !== h.brand || taken.has(t)) continue;
         const last = t.hits[t.hits.length - 1].quad;
-        if (cut && maxCornerDist(last, h.quad) > 2 * stillTolerance(last)) continue;
+        // Across a cut a track goes on only where its logo's pixels were followed from its last
+        // place, or where the detector found it at the same place on screen (an overlay).
+        if (cut && !h.followed && maxCornerDist(last, h.quad) > 2 * stillTolerance(last)) continue;
         const s = similarity(last, h.quad);
         if (s > bestScore) {
           bestScore = s;

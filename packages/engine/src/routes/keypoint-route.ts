@@ -24,7 +24,7 @@ const SPREAD = 0.08;
  */
 export const keypointRoute: Route = {
   name: 'keypoints',
-  enabled: () => true,
+  enabled: (opts) => opts.keypointRoute,
   propose({ cv, frame, index, opts }: RouteInput): FrameHit[] {
     const feats = frameFeatures(cv, frame, opts);
     const matches = index.match(feats, 64, opts.brandsPerKeypoint);

@@ -13,6 +13,8 @@ export interface RouteInput {
   opts: DetectorOptions;
   /** hits that the routes before this one found in the frame (a route may skip what they have) */
   found: readonly FrameHit[];
+  /** the sample's number in its video (0 for a still image), for routes that run on some samples only */
+  seq?: number;
 }
 
 /**
@@ -25,5 +27,5 @@ export interface Route {
   /** short name, for options and the benchmark */
   readonly name: string;
   enabled(opts: DetectorOptions): boolean;
-  propose(input: RouteInput): FrameHit[];
+  propose(input: RouteInput): FrameHit[] | Promise<FrameHit[]>;
 }

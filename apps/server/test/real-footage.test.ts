@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quadIoU } from '@logo-review/engine';
+import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
+
+const run = promisify(execFile);
+// Real broadcast footage from the team's shared development data (internal testing only): read in
+// place; the span and the example crops are cut at test time into the test's data folder.
+const CLIP = join(import.meta.dirname, '../../../../shared/data/footage/seriea-broadcast.mp4');
+const have = await access(CLIP).then(
+  () => true,
+  () => false,
+);
+
+/** Examples as a user crops them, from moments outside the uploaded span (left, top, width, height). */
+const EXAMPLES = [
+  { name: 'Nerazzurri', at: 6, box: [208, 4, 194, 36] },
+  { name: 'Serie A', at: 9, box: [36, 366, 55, 64] },
+];
+/** At 3 s of the clip (2 s into the uploaded span), read off the frame by eye. */
+const BUG = [38, 370, 88, 370, 88, 430, 38, 430];
+const BOARD = [463, 20, 610, 32, 610, 45, 463, 32];
+
+let s: TestServer;
+let c: Client;
+
+async function frameCrop(at: number, [left, top, width, height]: number[]): Promise<Buffer> {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(at),
+      '-i',
+      CLIP,
+      '-frames:v',
+      '1',
+      '-f',
+      'image2pipe',
+      '-vcodec',
+      'png',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
+  return sharp(stdout).extract({ left, top, width, height }).png().toBuffer();
+}
+
+const centre = (q: number[]) => [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  c = await s.user('Broadcaster', 'rita');
+});
+afterAll(() => s?.close());
+
+describe.skipIf(!have)('a real broadcast clip through the API', () => {
+  it('finds the board and the score bug with the right brand, place and placement', async () => {
+    const ids = new Map<string, number>();
+    for (const e of EXAMPLES) {
+      const res = await c.req({
+        method: 'POST',
+        url: '/api/brands/create/',
+        ...multipart({ name: e.name }, [
+          { field: 'example_logos', name: 'example.png', data: await frameCrop(e.at, e.box) },
+        ]),
+      });
+      expect(res.statusCode).toBeLessThan(300);
+      ids.set(e.name, res.json().id);
+    }
+    await eventually(async () => {
+      const list = (await c.get('/api/brands/')).json() as { status: string }[];
+      return list.every((b) => b.status === 'ACTIVE');
+    }, 120_000);
+
+    const span = join(s.dataDir, 'span.mp4');
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-ss',
+      '1',
+      '-i',
+      CLIP,
+      '-t',
+      '4',
+      '-an',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      span,
+    ]);
+    const upload = await c.req({
+      method: 'POST',
+      url: '/api/videos/create/',
+      ...multipart({ name: 'Inter v Lecce broadcast' }, [
+        { field: 'videoFile', name: 'broadcast.mp4', data: await readFile(span) },
+      ]),
+    });
+    expect(upload.statusCode).toBe(201);
+    const videoId = upload.json().id;
+    await eventually(async () => (await c.get(`/api/videos/${videoId}/`)).json().status === 'OK', 240_000);
+
+    type Det = {
+      brand: number;
+      placement: { localized_name: string };
+      coordinates: { start_time: number; end_time: number; points: number[] }[];
+    };
+    const dets = (
+      await c.get(`/api/videos/detections/?videoId=${videoId}&startTime=0&endTime=4000`)
+    ).json() as Det[];
+    const at = (d: Det, t: number) =>
+      d.coordinates.find((seg) => seg.start_time <= t && t < seg.end_time)?.points;
+
+    const bug = dets.filter((d) => d.brand === ids.get('Serie A') && at(d, 2000));
+    expect(bug).toHaveLength(1);
+    expect(bug[0].placement.localized_name).toBe('Broadcast overlay');
+    expect(quadIoU(at(bug[0], 2000)!, BUG)).toBeGreaterThanOrEqual(0.5);
+
+    const board = dets.filter((d) => d.brand === ids.get('Nerazzurri') && at(d, 2000));
+    expect(board.length).toBeGreaterThanOrEqual(1);
+    const near = board.filter((d) => {
+      const [x, y] = centre(at(d, 2000)!);
+      const [tx, ty] = centre(BOARD);
+      return Math.hypot(x - tx, y - ty) <= 20;
+    });
+    expect(near).toHaveLength(1);
+    expect(near[0].placement.localized_name).toBe('In-scene');
+  }, 420_000);
+});

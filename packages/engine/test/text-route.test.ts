@@ -1,0 +1,80 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { quadIoU } from '../src/geometry.ts';
+import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
+import { matchText, normaliseText } from '../src/routes/text-route.ts';
+import { tempDir, writeSvg } from './fixtures.ts';
+
+// Real photos from the team's shared development data (OpenCV's book-cover demo, Apache-2.0
+// repository), read in place; the crops are cut at test time and not kept.
+const COVERS = join(import.meta.dirname, '../../../../shared/data/planar/book-covers');
+const have = await access(COVERS).then(
+  () => true,
+  () => false,
+);
+
+/** The "OpenGL" wordmark of the cover, as a customer would crop it (left, top, width, height). */
+const WORDMARK = { left: 30, top: 160, width: 252, height: 84 };
+/** Where that wordmark lies on the desk photo frames/1.jpg (1920 x 1148), read off by eye. */
+const TRUTH = [356, 242, 594, 289, 581, 348, 346, 302];
+
+const textOnly = { detector: { keypointRoute: false, colourRoute: false, textRoute: true } };
+let dir: string;
+let opengl: BrandIndex;
+let opencv: BrandIndex;
+
+beforeAll(async () => {
+  if (!have) return;
+  dir = await tempDir();
+  const crop = join(dir, 'opengl.png');
+  await sharp(join(COVERS, 'objects/opengl.jpg')).extract(WORDMARK).png().toFile(crop);
+  opengl = await buildBrandIndex({ id: 'opengl', name: 'OpenGL', examples: [{ id: 1, file: crop }] });
+  // A distractor one letter off from the real wordmark, in a similar bold face.
+  const svg = await writeSvg(
+    dir,
+    'opencv.svg',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="140"><rect width="480" height="140" fill="#fff"/><text x="20" y="110" font-family="DejaVu Sans" font-weight="bold" font-size="110" fill="#2a3f9a">OpenCV</text></svg>`,
+  );
+  opencv = await buildBrandIndex({ id: 'opencv', name: 'OpenCV', examples: [{ id: 2, file: svg }] });
+}, 120_000);
+
+describe('text matching', () => {
+  it('reads past the letters OCR confuses and finds a word inside a longer line', () => {
+    const m = matchText(normaliseText('IM INTER CLUB'), normaliseText('HIMNTERCLUBEVERYW'));
+    expect(m).not.toBeNull();
+    expect(m!.seen[1] - m!.seen[0]).toBeGreaterThanOrEqual(9);
+    expect(matchText(normaliseText('1XBET'), normaliseText('LXBET'))?.score).toBeGreaterThan(0.8);
+    expect(matchText(normaliseText('OpenGL'), normaliseText('OpenCV'))).toBeNull();
+  });
+});
+
+describe.skipIf(!have)('the text route on a real photo', () => {
+  it('reads the example wordmark at activation', () => {
+    expect(opengl.examples[0].text?.map((t) => normaliseText(t.text).text)).toContain(
+      normaliseText('OpenGL').text,
+    );
+  });
+
+  it('finds the wordmark on a book lying in perspective on a desk, by its text alone', async () => {
+    const res = await analyzeImage(join(COVERS, 'frames/1.jpg'), [opengl, opencv], textOnly);
+    const found = res.detections.filter((d) => d.brandId === 'opengl');
+    expect(found).toHaveLength(1);
+    expect(quadIoU(found[0].coordinates[0].points, TRUTH)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('rejects a wordmark one letter off (OpenCV is not OpenGL)', async () => {
+    const res = await analyzeImage(join(COVERS, 'frames/1.jpg'), [opencv], textOnly);
+    expect(res.detections).toEqual([]);
+  });
+
+  it('finds the wordmark small and blurred (a third of the size, blur sigma 1.2)', async () => {
+    const small = join(dir, 'small.jpg');
+    await sharp(join(COVERS, 'frames/1.jpg')).resize(640).blur(1.2).jpeg({ quality: 80 }).toFile(small);
+    const res = await analyzeImage(small, [opengl], textOnly);
+    expect(res.detections).toHaveLength(1);
+    const truth = TRUTH.map((v) => v / 3);
+    expect(quadIoU(res.detections[0].coordinates[0].points, truth)).toBeGreaterThanOrEqual(0.5);
+  });
+});
