@@ -76,6 +76,11 @@ const MAX_FOLLOW_SECONDS = 3;
  * tracking carries its hits over the samples between.
  */
 const TEXT_INTERVAL_SECONDS = 2;
+/**
+ * A photo may be a close-up of one logo: the labelled photos hold a logo over 41 % of the image
+ * (video frames: see MAX_FRAME_SHARE in hits.ts).
+ */
+const IMAGE_MAX_LOGO_SHARE = 0.8;
 /** Largest side at which still images are analysed. */
 const IMAGE_MAX_SIDE = 1920;
 
@@ -175,7 +180,7 @@ export async function analyzeImage(
   brands: BrandIndex[],
   opts: { detector?: Partial<DetectorOptions> } = {},
 ): Promise<MediaAnalysis> {
-  const img = await loadGray(file, IMAGE_MAX_SIDE);
+  const img = { ...(await loadGray(file, IMAGE_MAX_SIDE)), maxLogoShare: IMAGE_MAX_LOGO_SHARE };
   const pool = await DetectorPool.create(brands, 0, { ...DEFAULT_DETECTOR, ...opts.detector });
   const sx = img.originalWidth / img.width;
   const sy = img.originalHeight / img.height;

@@ -22,22 +22,25 @@ type Pending = {
  * start). Each worker holds its own copy of the shared descriptor index (a few MB for 200 brands).
  */
 export class DetectorPool {
-  private next = 0;
   private seq = 0;
   private readonly pending = new Map<number, Pending>();
+  /** frames sent to each worker and not answered yet */
+  private readonly busy: number[];
 
   private constructor(
     private readonly workers: Worker[],
     private readonly inline: DescriptorIndex | null,
     private readonly opts: DetectorOptions,
   ) {
-    for (const w of workers) {
+    this.busy = workers.map(() => 0);
+    for (const [k, w] of workers.entries()) {
       w.on(
         'message',
         (m: { type: string; id: number; hits?: FrameHit[]; frame?: GrayImage; message?: string }) => {
           const p = this.pending.get(m.id);
           if (!p) return;
           this.pending.delete(m.id);
+          this.busy[k]--;
           if (m.type === 'hits') p.resolve({ hits: m.hits!, frame: m.frame! });
           else p.reject(new Error(m.message));
         },
@@ -46,9 +49,12 @@ export class DetectorPool {
     }
   }
 
-  /** Number of frames worth keeping in flight. */
+  /**
+   * Number of frames worth keeping in flight: a few per worker, so that a worker is not left
+   * idle while another spends a while on one frame (a frame that the text route reads).
+   */
   get parallelism(): number {
-    return Math.max(1, this.workers.length);
+    return Math.max(1, this.workers.length * 3);
   }
 
   static async create(brands: BrandIndex[], size: number, opts: DetectorOptions): Promise<DetectorPool> {
@@ -79,7 +85,10 @@ export class DetectorPool {
     if (this.inline)
       return { hits: await detectInFrame(await getCv(), frame, this.inline, this.opts, seq), frame };
     const id = this.seq++;
-    const w = this.workers[this.next++ % this.workers.length];
+    // The least busy worker (not round-robin: frames differ in cost).
+    const k = this.busy.indexOf(Math.min(...this.busy));
+    this.busy[k]++;
+    const w = this.workers[k];
     return new Promise<FrameResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const own = ownBuffer(frame);

@@ -39,6 +39,11 @@ export interface GrayImage {
    * match's colours.
    */
   uv?: Uint8Array;
+  /**
+   * Largest share of the frame that a logo may cover (see `plausible`); unset for video, where a
+   * board never covers more than a quarter of the frame. A photo may be a close-up of one logo.
+   */
+  maxLogoShare?: number;
 }
 
 /** Buffers of a frame's planes, each once. */

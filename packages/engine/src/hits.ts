@@ -93,9 +93,9 @@ export function lost(example: number, stage: string, value: number, quad?: Quad)
 }
 
 /**
- * A logo covers at most this share of the frame. Real sponsor logos in footage cover a few
- * percent (the largest box of the labelled photos 1.4 %); fits that covered a third of a
- * broadcast frame were twisted quads over a board's neighbours.
+ * A logo covers at most this share of a video frame: sponsor boards, shirts and overlays in
+ * broadcast footage cover a few percent, and fits that covered a third of a broadcast frame were
+ * twisted quads over a board's neighbours. Photos set their own (`GrayImage.maxLogoShare`).
  */
 const MAX_FRAME_SHARE = 0.25;
 /** At least this share of a logo's quad lies inside the frame. */
@@ -109,12 +109,12 @@ const MIN_INSIDE = 0.6;
 export function plausible(
   quad: Quad,
   ex: { width: number; height: number },
-  frame: { width: number; height: number },
+  frame: { width: number; height: number; maxLogoShare?: number },
 ) {
   if (quad.some((v) => !Number.isFinite(v))) return false;
   if (!isConvexClockwise(quad)) return false;
   const area = signedArea(quad);
-  if (area < 120 || area > MAX_FRAME_SHARE * frame.width * frame.height) return false;
+  if (area < 120 || area > (frame.maxLogoShare ?? MAX_FRAME_SHARE) * frame.width * frame.height) return false;
   const { width: w, height: h } = frame;
   if (quadOverlapOfSmaller([0, 0, w, 0, w, h, 0, h], quad) < MIN_INSIDE) return false;
   const [top, right, bottom, left] = sides(quad);
