@@ -1,0 +1,361 @@
+/**
+ * The engine on the team's labelled real set (`real-set/truth.json`): broadcast frames of the shared
+ * footage scored at whole seconds, and real photos.
+ *
+ * `node --import tsx bench/engine/real.ts [--brands 50] [--sample-fps 4] [--out .bench-out/engine/real]
+ *  [--engine <tree>] [--detector '{"textRoute":false}']`
+ *
+ * Each brand's index is built from its examples: crops cut at run time from other moments of the
+ * footage than the scored frames (nothing of the footage is kept), or image files. Distractor brands
+ * of the generated catalogue are added up to `--brands`. A detection matches a truth instance of
+ * the same brand at polygon IoU >= 0.5, greedily per frame; difficult instances neither count as
+ * misses nor make a detection that matches them false. Prints precision, recall and F1 per size band
+ * (the truth's short side; a false detection by its own), per kind (a false detection counts under
+ * the kind of its source: photo, overlay when the engine placed it so, else board), placement
+ * accuracy over matched broadcast detections, and false tracks per minute of broadcast (tracks
+ * that match no truth instance at any scored frame they span), with the issue's targets. Renders
+ * truth (green) and detections (red) onto every scored frame under `--out`.
+ *
+ * `--engine <tree>` runs another checkout's engine (e.g. the worktree that versus.ts makes) on the
+ * same set, for a side-by-side table.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import sharp from 'sharp';
+import { buildCatalog, SHARED } from './catalog.ts';
+
+const run = promisify(execFile);
+const { values: args } = parseArgs({
+  options: {
+    brands: { type: 'string', default: '50' },
+    'sample-fps': { type: 'string', default: '4' },
+    out: { type: 'string', default: '.bench-out/engine/real' },
+    engine: { type: 'string' },
+    detector: { type: 'string' },
+  },
+});
+const ROOT = resolve(import.meta.dirname, '../..');
+const tree = resolve(args.engine ?? ROOT);
+type Engine = typeof import('../../packages/engine/src/index.ts');
+const engine = (await import(join(tree, 'packages/engine/src/index.ts'))) as Engine;
+const detector = args.detector ? (JSON.parse(args.detector) as Record<string, unknown>) : undefined;
+const OUT = resolve(args.out);
+await mkdir(join(OUT, 'examples'), { recursive: true });
+
+type Quad = number[];
+type Kind = 'board' | 'shirt' | 'overlay' | 'photo';
+interface Instance {
+  brand: string;
+  quad: Quad;
+  kind: Kind;
+  placement: 'Broadcast overlay' | 'In-scene';
+  difficult: boolean;
+}
+interface Frame {
+  source: string;
+  time_ms?: number;
+  file?: string;
+  width: number;
+  height: number;
+  instances: Instance[];
+}
+interface Example {
+  source?: string;
+  time_ms?: number;
+  quad?: Quad;
+  file?: string;
+  package?: string;
+}
+interface Truth {
+  sources: { id: string; path: string; kind: 'video' | 'photos' }[];
+  brands: { name: string; examples: Example[] }[];
+  frames: Frame[];
+}
+const truth = JSON.parse(await readFile(join(import.meta.dirname, 'real-set/truth.json'), 'utf8')) as Truth;
+const sourcePath = new Map(truth.sources.map((s) => [s.id, join(SHARED, s.path)]));
+const t0 = performance.now();
+
+async function frameAt(video: string, ms: number): Promise<Buffer> {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(ms / 1000),
+      '-i',
+      video,
+      '-frames:v',
+      '1',
+      '-f',
+      'image2pipe',
+      '-vcodec',
+      'png',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 28 },
+  );
+  return stdout;
+}
+
+// 1. brands: the set's own, then distractors
+const indexes = [];
+for (const b of truth.brands) {
+  const examples = [];
+  for (const [k, e] of b.examples.entries()) {
+    let file: string;
+    if (e.source && e.quad) {
+      // scored frames are whole seconds; an example must come from another moment
+      if (e.time_ms! % 1000 === 0) throw new Error(`${b.name}: example at a scored frame (${e.time_ms} ms)`);
+      const xs = e.quad.filter((_, i) => i % 2 === 0);
+      const ys = e.quad.filter((_, i) => i % 2 === 1);
+      const left = Math.max(0, Math.floor(Math.min(...xs)));
+      const top = Math.max(0, Math.floor(Math.min(...ys)));
+      file = join(OUT, 'examples', `${b.name.replace(/\W+/g, '-')}-${k}.png`);
+      const img = sharp(await frameAt(sourcePath.get(e.source)!, e.time_ms!));
+      const meta = await img.metadata();
+      await img
+        .extract({
+          left,
+          top,
+          width: Math.min(meta.width! - left, Math.ceil(Math.max(...xs)) - left),
+          height: Math.min(meta.height! - top, Math.ceil(Math.max(...ys)) - top),
+        })
+        .png()
+        .toFile(file);
+    } else if (e.package) file = join(ROOT, 'node_modules', e.package, e.file!);
+    else file = join(SHARED, e.file!);
+    examples.push({ id: `${b.name}-${k}`, file });
+  }
+  indexes.push(await engine.buildBrandIndex({ id: b.name, name: b.name, examples }));
+}
+const wanted = Number(args.brands);
+const catalog = await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 });
+for (const l of catalog) {
+  if (indexes.length >= wanted) break;
+  indexes.push(
+    await engine.buildBrandIndex({ id: l.name, name: l.name, examples: [{ id: l.name, file: l.file }] }),
+  );
+}
+
+// 2. detections at every scored frame
+interface Shown {
+  brand: string;
+  quad: Quad;
+  overlay: boolean;
+  track: number;
+}
+const shown = new Map<Frame, Shown[]>();
+const tracks: { source: string; id: number; matched: boolean; what: string }[] = [];
+const minutes = new Map<string, number>();
+for (const s of truth.sources.filter((x) => x.kind === 'video')) {
+  const res = await engine.analyzeVideo(sourcePath.get(s.id)!, indexes, {
+    sampleFps: Number(args['sample-fps']),
+    ...(detector ? { detector } : {}),
+  });
+  minutes.set(s.id, res.frames / (res.fps ?? 1) / 60);
+  const base = tracks.length;
+  res.detections.forEach((d, i) =>
+    tracks.push({
+      source: s.id,
+      id: base + i,
+      matched: false,
+      what: `${String(d.brandId)} ${(d.time_begin / 1000).toFixed(2)}-${(d.time_end / 1000).toFixed(2)} s, conf ${d.confidence}`,
+    }),
+  );
+  for (const f of truth.frames.filter((x) => x.source === s.id)) {
+    shown.set(
+      f,
+      res.detections.flatMap((d, i) => {
+        const seg = d.coordinates.find((c) => c.start_time <= f.time_ms! && f.time_ms! < c.end_time);
+        return seg
+          ? [
+              {
+                brand: String(d.brandId),
+                quad: seg.points,
+                overlay: d.placement === 'BROADCAST_OVERLAY',
+                track: base + i,
+              },
+            ]
+          : [];
+      }),
+    );
+  }
+}
+for (const f of truth.frames.filter((x) => x.file)) {
+  const res = await engine.analyzeImage(join(SHARED, f.file!), indexes, detector ? { detector } : {});
+  shown.set(
+    f,
+    res.detections.map((d) => ({
+      brand: String(d.brandId),
+      quad: d.coordinates[0].points,
+      overlay: false,
+      track: -1,
+    })),
+  );
+}
+
+// 3. scoring
+interface Tally {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+const tallies = new Map<string, Tally>();
+const tally = (key: string) => {
+  let t = tallies.get(key);
+  if (!t) tallies.set(key, (t = { tp: 0, fp: 0, fn: 0 }));
+  return t;
+};
+const side = (q: Quad, k: number) => {
+  const a = k * 2;
+  const b = ((k + 1) % 4) * 2;
+  return Math.hypot(q[b] - q[a], q[b + 1] - q[a + 1]);
+};
+const shortSide = (q: Quad) => Math.min((side(q, 0) + side(q, 2)) / 2, (side(q, 1) + side(q, 3)) / 2);
+const band = (q: Quad) => {
+  const s = shortSide(q);
+  return s < 24 ? '< 24 px' : s < 48 ? '24-48 px' : s < 96 ? '48-96 px' : '> 96 px';
+};
+let placementRight = 0;
+let placementAll = 0;
+const boardsShirts24 = { tp: 0, fn: 0 };
+const renders: string[] = [];
+for (const f of truth.frames) {
+  const dets = shown.get(f) ?? [];
+  const used = new Set<number>();
+  const ignored = new Set<number>();
+  const photo = !!f.file;
+  for (const inst of f.instances) {
+    let best = -1;
+    let bestIoU = 0.5;
+    dets.forEach((d, i) => {
+      if (used.has(i) || d.brand !== inst.brand) return;
+      const iou = engine.quadIoU(d.quad, inst.quad);
+      if (iou >= bestIoU) {
+        bestIoU = iou;
+        best = i;
+      }
+    });
+    if (inst.difficult) {
+      if (best >= 0) ignored.add(best);
+      continue;
+    }
+    const kinds = [inst.kind, band(inst.quad), photo ? 'photos' : 'broadcast', 'all'];
+    if (best >= 0) {
+      used.add(best);
+      for (const k of kinds) tally(k).tp++;
+      if (!photo) {
+        const d = dets[best];
+        tracks[d.track].matched = true;
+        placementAll++;
+        if ((d.overlay ? 'Broadcast overlay' : 'In-scene') === inst.placement) placementRight++;
+      }
+    } else for (const k of kinds) tally(k).fn++;
+    if ((inst.kind === 'board' || inst.kind === 'shirt') && shortSide(inst.quad) >= 24) {
+      if (best >= 0) boardsShirts24.tp++;
+      else boardsShirts24.fn++;
+    }
+  }
+  dets.forEach((d, i) => {
+    if (used.has(i) || ignored.has(i)) return;
+    const kind = photo ? 'photo' : d.overlay ? 'overlay' : 'board';
+    for (const k of [kind, band(d.quad), photo ? 'photos' : 'broadcast', 'all']) tally(k).fp++;
+  });
+  // render
+  const name = photo
+    ? f
+        .file!.split('/')
+        .pop()!
+        .replace(/\.\w+$/, '')
+    : `${f.source}-${String(f.time_ms! / 1000).padStart(2, '0')}s`;
+  const img = photo
+    ? sharp(join(SHARED, f.file!))
+    : sharp(await frameAt(sourcePath.get(f.source)!, f.time_ms!));
+  const esc = (s: string) => s.replace(/[<>&"]/g, '');
+  const poly = (q: Quad, colour: string, label: string, below: boolean) =>
+    `<polygon points="${q.join(' ')}" fill="none" stroke="${colour}" stroke-width="1.5"/>` +
+    `<text x="${q[0]}" y="${below ? q[7] + 10 : q[1] - 2}" font-size="10" font-family="DejaVu Sans" fill="${colour}">${esc(label)}</text>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${f.width}" height="${f.height}">${f.instances
+    .map((i) => poly(i.quad, i.difficult ? '#a0a0a0' : '#30ff30', i.brand, true))
+    .join('')}${dets.map((d) => poly(d.quad, '#ff3030', d.brand, false)).join('')}</svg>`;
+  const file = join(OUT, `${name}.png`);
+  await img
+    .composite([{ input: Buffer.from(svg) }])
+    .png()
+    .toFile(file);
+  renders.push(file);
+}
+
+// 4. report
+const mins = [...minutes.values()].reduce((s, m) => s + m, 0);
+const falseTracks = tracks.filter((t) => !t.matched).length;
+const prf = (t: Tally) => {
+  const p = t.tp + t.fp ? t.tp / (t.tp + t.fp) : 0;
+  const r = t.tp + t.fn ? t.tp / (t.tp + t.fn) : 0;
+  return { p, r, f1: p + r ? (2 * p * r) / (p + r) : 0 };
+};
+const lines: string[] = [];
+const say = (s = '') => lines.push(s);
+say(
+  `Engine ${engine.ENGINE_VERSION} (${args.engine ? `tree ${args.engine}` : 'this tree'}) on the real set: ${truth.frames.length} frames, ${truth.frames.reduce((n, f) => n + f.instances.filter((i) => !i.difficult).length, 0)} instances scored (${truth.frames.reduce((n, f) => n + f.instances.filter((i) => i.difficult).length, 0)} difficult), ${indexes.length} brands (${truth.brands.length} of the set), ${args['sample-fps']} samples/s${detector ? `, detector ${args.detector}` : ''}`,
+);
+say();
+say('| | truths | TP | FP | FN | precision | recall | F1 |');
+say('|---|---|---|---|---|---|---|---|');
+for (const k of [
+  '< 24 px',
+  '24-48 px',
+  '48-96 px',
+  '> 96 px',
+  'board',
+  'shirt',
+  'overlay',
+  'photo',
+  'broadcast',
+  'photos',
+  'all',
+]) {
+  const t = tallies.get(k) ?? { tp: 0, fp: 0, fn: 0 };
+  const { p, r, f1 } = prf(t);
+  say(
+    `| ${k} | ${t.tp + t.fn} | ${t.tp} | ${t.fp} | ${t.fn} | ${p.toFixed(3)} | ${r.toFixed(3)} | ${f1.toFixed(3)} |`,
+  );
+}
+say();
+const photos = prf(tallies.get('photos') ?? { tp: 0, fp: 0, fn: 0 });
+const bs = boardsShirts24.tp / Math.max(1, boardsShirts24.tp + boardsShirts24.fn);
+const placement = placementAll ? placementRight / placementAll : 0;
+const met = (ok: boolean) => (ok ? 'met' : 'not met');
+say('| target (issue 16) | measured | |');
+say('|---|---|---|');
+say(
+  `| photos precision >= 0.9 and recall >= 0.6 | ${photos.p.toFixed(3)} / ${photos.r.toFixed(3)} | ${met(photos.p >= 0.9 && photos.r >= 0.6)} |`,
+);
+say(
+  `| broadcast boards and shirts >= 24 px recall >= 0.9 | ${bs.toFixed(3)} (${boardsShirts24.tp}/${boardsShirts24.tp + boardsShirts24.fn}) | ${met(bs >= 0.9)} |`,
+);
+say(
+  `| false tracks <= 1 per minute of broadcast | ${(falseTracks / mins).toFixed(1)} (${falseTracks} in ${(mins * 60).toFixed(1)} s) | ${met(falseTracks / mins <= 1)} |`,
+);
+say(
+  `| placement accuracy >= 0.95 | ${placement.toFixed(3)} (${placementRight}/${placementAll}) | ${met(placement >= 0.95)} |`,
+);
+say();
+say(
+  `False tracks: ${
+    tracks
+      .filter((t) => !t.matched)
+      .map((t) => `${t.source} ${t.what}`)
+      .join('; ') || 'none'
+  }`,
+);
+say();
+say(
+  `Renders (green truth, grey difficult, red detections): ${OUT}/*.png; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+);
+const report = lines.join('\n');
+console.log(report);
+await writeFile(join(OUT, 'report.md'), `${report}\n`);
