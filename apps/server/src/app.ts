@@ -51,7 +51,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   const app = Fastify({
     logger: opts.logger ? { level: ctx.config.logLevel } : false,
     bodyLimit: LIMITS.jsonBodyMaxBytes,
-    trustProxy: true,
+    // Only the configured proxies may name the client (login throttling counts per address).
+    trustProxy: ctx.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const s of SHARED_SCHEMAS) app.addSchema(s);

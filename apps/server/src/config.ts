@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -20,6 +21,11 @@ export interface Config {
   analysisHeight: number | undefined;
   webDist: string;
   logLevel: string;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDRs, or proxy-addr's names loopback,
+   * linklocal, uniquelocal); false: none, the client address is the connection's.
+   */
+  trustProxy: false | string[];
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -34,6 +40,27 @@ function positive(name: string, value: string | undefined): number | undefined {
   const n = Number(value);
   if (!(n > 0)) throw new Error(`${name} must be a positive number (got '${value}')`);
   return n;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: unset or empty = trust no proxy; else a comma-separated list of addresses or CIDRs. */
+function trustProxy(value: string | undefined): false | string[] {
+  if (value === undefined || value.trim() === '') return false;
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const [addr, bits, ...rest] = entry.split('/');
+    const version = isIP(addr);
+    const okBits =
+      bits === undefined ||
+      (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32) && rest.length === 0);
+    if (!(PROXY_NAMES.includes(entry) || (version !== 0 && okBits)))
+      throw new Error(`TRUST_PROXY must list addresses or CIDRs (got '${entry}')`);
+  }
+  return list;
 }
 
 /** Reads the configuration from the environment (see README, "Configuration"). */
@@ -58,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

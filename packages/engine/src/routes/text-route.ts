@@ -15,12 +15,6 @@ import type { Route, RouteInput } from './route.ts';
  * hits between.
  */
 
-/**
- * Long side at which frames are read. Broadcast board letters are a few pixels high; read at 640
- * px many were lost (on the real set, boards found 26 of 113 at 640 and 32 at 960; reading every
- * second instead of every two found 35 but made 53 false boards instead of 35).
- */
-const READ_SIDE = 960;
 /** Lines read per frame, largest first. */
 const MAX_LINES = 16;
 /** Fewest matched characters that can place a logo. */
@@ -38,8 +32,8 @@ export const textRoute: Route = {
   async propose({ frame, index, opts, found, seq }: RouteInput): Promise<FrameHit[]> {
     if ((seq ?? 0) % Math.max(1, opts.textEvery) !== 0) return [];
     if (!index.examples.some((e) => e.text.length > 0)) return [];
-    const { rgb, scale } = frameRgb(frame, READ_SIDE);
-    const lines = (await readText(rgb, { maxSide: READ_SIDE, maxLines: MAX_LINES, minHeight: 6 })).map(
+    const { rgb, scale } = frameRgb(frame, opts.textSide);
+    const lines = (await readText(rgb, { maxSide: opts.textSide, maxLines: MAX_LINES, minHeight: 6 })).map(
       (l): TextLine => ({ ...l, quad: l.quad.map((v) => v * scale) }),
     );
     const hits: FrameHit[] = [];
