@@ -88,6 +88,31 @@ describe('videos', () => {
     await page.getByRole('article', { name: videoName }).waitFor();
   });
 
+  it("refuses a file that is no video: the upload fails with the server's reason, and no card appears", async () => {
+    const page = session.page();
+    await page.getByRole('button', { name: 'Upload video' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add video' });
+    await dialog.getByLabel('Video file').setInputFiles({
+      name: 'notes.mp4',
+      mimeType: 'video/mp4',
+      buffer: Buffer.from('just some text, definitely not a video'),
+    });
+    await dialog.getByLabel(/^Name/).fill('Not a video');
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Bad Request: videoFile: The file is not a video/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Ongoing tasks' }).click();
+    const panel = page.getByRole('region', { name: 'Ongoing tasks' });
+    await panel.getByText('Failed uploading video').waitFor();
+    // percentCompleted -1: the bar shows the failure
+    await panel.getByText('failed', { exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Dismiss Not a video' }).click();
+    await page.getByRole('button', { name: 'Close ongoing tasks' }).click();
+    expect(await page.getByRole('article', { name: 'Not a video' }).count()).toBe(0);
+  });
+
   it('shows details once processed and edits the video', { timeout: 200_000 }, async () => {
     const page = session.page();
     const card = page.getByRole('article', { name: videoName });

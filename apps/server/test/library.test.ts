@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
@@ -118,16 +119,24 @@ describe('videos', () => {
     expect(inTree).toContain(v.id);
   });
 
-  it('a file ffprobe cannot read ends as ERROR PROCESSING with a reason', async () => {
-    const r = await uploadVideo(
-      { name: 'Not a video' },
+  it('refuses a file that ffprobe cannot read as a video before anything is stored or queued', async () => {
+    const rows = async () => (await s.ctx.db.query('SELECT id FROM videos')).length;
+    const jobs = async () => (await s.ctx.db.query('SELECT id FROM pgboss.job')).length;
+    const files = () =>
+      readdirSync(s.ctx.storage.resolve(''), { recursive: true, withFileTypes: true }).filter((d) =>
+        d.isFile(),
+      ).length;
+    const [r0, j0, f0] = [await rows(), await jobs(), files()];
+    for (const data of [
       Buffer.from('just some text, definitely not a video'),
-      'notes.mp4',
-    );
-    expect(r.statusCode).toBe(201);
-    expect(r.json().status).toBe('ERROR PROCESSING');
-    expect(r.json().status_reason).toMatch(/^The file is not a video that can be read/);
-    expect(r.json().folder).toBeNull();
+      // an mp4 header with nothing after it: a truncated upload
+      Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'),
+    ]) {
+      const r = await uploadVideo({ name: 'Not a video' }, data, 'notes.mp4');
+      expect(r.statusCode).toBe(400);
+      expect(r.json().detail).toMatch(/^videoFile: The file is not a video/);
+    }
+    expect([await rows(), await jobs(), files()]).toEqual([r0, j0, f0]);
   });
 
   it('rejects bad uploads and leaves no file behind', async () => {

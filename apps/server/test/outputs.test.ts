@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
 import { smallVideo } from './fixtures.ts';
+import { libraryRepository } from '../src/repositories/library.repository.ts';
 import { renderVerificationFailed, renderVerificationJob } from '../src/jobs/render-verification.job.ts';
 
 let s: TestServer;
@@ -166,13 +167,26 @@ describe('verification videos', () => {
   });
 
   it('refuses a video that is not analysed, and ends as ERROR PROCESSING with a reason when rendering fails', async () => {
-    const broken = (
-      await a.req({
-        method: 'POST',
-        url: '/api/videos/create/',
-        ...multipart({ name: 'Broken' }, [{ field: 'videoFile', name: 'b.mp4', data: Buffer.from('nope') }]),
-      })
-    ).json();
+    // An unreadable upload is refused outright now: a video whose analysis failed stands in.
+    const [{ organization_id: orgA }] = await s.ctx.db.query<{ organization_id: number }>(
+      'SELECT organization_id FROM videos WHERE id = $1',
+      [videoId],
+    );
+    const broken = {
+      id: await libraryRepository.insertVideo(s.ctx.db, orgA, {
+        name: 'Broken',
+        folder_id: null,
+        project_id: null,
+        file_name: 'b.mp4',
+        stored_path: 'orgs/none/b.mp4',
+        size: 1,
+        content_sha256: '0'.repeat(64),
+      }),
+    };
+    await s.ctx.db.query(
+      "UPDATE videos SET status = 'ERROR PROCESSING', status_reason = 'test' WHERE id = $1",
+      [broken.id],
+    );
     expect((await a.post('/api/videos/verification/', { name: 'x', video: broken.id })).json().detail).toBe(
       'video: Broken is not analysed yet (status ERROR PROCESSING).',
     );

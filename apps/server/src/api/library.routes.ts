@@ -9,7 +9,8 @@ import { badRequest, HttpError, notFound } from '../errors.ts';
 import { displayFileName } from '../media/images.ts';
 import { libraryRepository as repo } from '../repositories/library.repository.ts';
 import { assertRefs } from './refs.ts';
-import { deleteVideo, probeAndQueue, toVideo, videoTree } from '../services/library.service.ts';
+import { probeUpload } from '../media/ffprobe.ts';
+import { deleteVideo, queueProbed, toVideo, videoTree } from '../services/library.service.ts';
 import { orgOf } from './auth-hook.ts';
 import { optionalIdField, readMultipart, textField } from './multipart.ts';
 import { errors, Ref, routes } from './route-kit.ts';
@@ -115,6 +116,10 @@ export const libraryRoutes = (ctx: AppContext) =>
           const folder = optionalIdField(fields, 'folder');
           const project = optionalIdField(fields, 'project');
           await checkRefs(org, folder, project);
+          // A file that is no readable video is refused before anything is stored or queued.
+          const probe = await probeUpload(ctx.storage.resolve(upload.rel)).catch((err: Error) => {
+            throw badRequest(`videoFile: ${err.message}`);
+          });
           const id = await repo.insertVideo(ctx.db, org, {
             name,
             folder_id: folder,
@@ -125,8 +130,7 @@ export const libraryRoutes = (ctx: AppContext) =>
             content_sha256: upload.sha256,
           });
           upload = undefined; // the row owns the file now
-          const row = (await repo.video(ctx.db, org, id))!;
-          await probeAndQueue(ctx, org, id, ctx.storage.resolve(row.stored_path));
+          await queueProbed(ctx, org, id, probe);
           return reply.code(201).send(toVideo(ctx, (await repo.video(ctx.db, org, id))!));
         } finally {
           if (upload) await ctx.storage.remove(upload.rel);

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { JOBS, VIDEO_STATUS, type Folder, type Video, type VideoTree } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
+import type { VideoInfo } from '@logo-review/engine';
 import { libraryRepository as repo, type VideoRow } from '../repositories/library.repository.ts';
-import { probeUpload } from '../media/ffprobe.ts';
 
 export function toVideo(ctx: AppContext, v: VideoRow): Video {
   const ext = path.extname(v.stored_path) || '.mp4';
@@ -67,27 +67,14 @@ export async function videoTree(ctx: AppContext, org: number): Promise<VideoTree
   return { folders: roots, videos: rootVideos };
 }
 
-/**
- * After the upload: probe with ffprobe. A file it cannot read ends as 'ERROR PROCESSING' with the
- * reason; a readable one is queued for analysis.
- */
-export async function probeAndQueue(
+/** After an upload that ffprobe read: its facts stored, and its analysis queued. */
+export async function queueProbed(
   ctx: AppContext,
   org: number,
   videoId: number,
-  file: string,
+  probe: VideoInfo,
 ): Promise<void> {
-  try {
-    const p = await probeUpload(file);
-    await repo.setProbe(ctx.db, videoId, p);
-  } catch (err) {
-    await repo.setStatus(ctx.db, videoId, {
-      status: VIDEO_STATUS.ERROR,
-      status_reason: (err as Error).message,
-      progress: 0,
-    });
-    return;
-  }
+  await repo.setProbe(ctx.db, videoId, probe);
   await repo.setStatus(ctx.db, videoId, { status: VIDEO_STATUS.QUEUED, status_reason: '', progress: 0 });
   await ctx.jobs.send(JOBS.analyzeVideo, { organizationId: org, videoId });
 }
