@@ -110,6 +110,29 @@ export function canFinishDrafts(selected: readonly Draft[]): boolean {
   return selected.length > 0 && selected.every(isDraftValid);
 }
 
+/**
+ * Why "Finish selected new detections" is disabled, for the helper text under it (null when Finish is
+ * enabled). Names the first blocking draft by its table '#' (`rowNumber`) so the reviewer knows which row
+ * to fix.
+ */
+export function finishBlockedReason(
+  selected: readonly Draft[],
+  rowNumber: (draft: Draft) => number,
+): string | null {
+  if (selected.length === 0) return 'Select a new detection to finish it.';
+  for (const d of selected) {
+    const problems = validateDraft(d);
+    if (problems.length === 0) continue;
+    const n = rowNumber(d);
+    if (problems.includes('brand')) return `Set a brand for new detection #${n}.`;
+    if (problems.includes('placement')) return `Set a placement for new detection #${n}.`;
+    if (problems.includes('time-order'))
+      return `New detection #${n} has no duration yet: move the time to extend it.`;
+    return `New detection #${n} is not valid (${problems.join(', ')}).`;
+  }
+  return null;
+}
+
 /** A finished draft in the upload form of `POST /api/videos/detections/` (`{ detections: [...] }`). */
 export interface NewDetectionUpload {
   video: number;

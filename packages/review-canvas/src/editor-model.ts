@@ -18,11 +18,6 @@ export interface EditorModelOptions {
    * overwritten instead of split. The spec does not give the value; default one frame (1000 / fps).
    */
   segmentMarginMs?: number;
-  /**
-   * Which drafts extend when the time moves outside their range (spec section 4). Default 'selected': the
-   * draft being worked on (new drafts are auto-selected) follows playback, other drafts keep their span.
-   */
-  extendDrafts?: 'selected' | 'all';
 }
 
 /** One row of the Detections table. */
@@ -54,7 +49,6 @@ export class EditorModel<D extends Detection = Detection> {
   readonly videoId: number;
   readonly fps: number;
   readonly segmentMarginMs: number;
-  private readonly extendMode: 'selected' | 'all';
 
   private readonly entries = new Map<number, ActiveEntry<D>>();
   private readonly index = new IntervalIndex<ActiveEntry<D>>(
@@ -91,7 +85,6 @@ export class EditorModel<D extends Detection = Detection> {
     this.videoId = options.videoId;
     this.fps = effectiveFps(options.fps);
     this.segmentMarginMs = options.segmentMarginMs ?? frameDurationMs(this.fps);
-    this.extendMode = options.extendDrafts ?? 'selected';
     this.frameLastMs = frameDurationMs(this.fps) - FRAME_END_EPSILON_MS;
   }
 
@@ -208,11 +201,12 @@ export class EditorModel<D extends Detection = Detection> {
     this.frameMs = frame;
     this.frameLastMs = frame + frameDurationMs(this.fps) - FRAME_END_EPSILON_MS;
     if (!frameChanged) return;
-    // Copy the draft list only when a draft actually extends (this runs every frame during playback).
+    // Spec section 4: every draft extends, selected or not (a deselected draft must still gain a duration
+    // before it can be finished). Copy the draft list only when a draft actually extends (this runs every
+    // frame during playback).
     let list: Draft[] | null = null;
     for (let i = 0; i < this.draftList.length; i++) {
       const d = this.draftList[i];
-      if (this.extendMode === 'selected' && !this.selectedDrafts.has(d.id)) continue;
       const next = extendDraftToTime(d, frame);
       if (next === d) continue;
       list ??= this.draftList.slice();

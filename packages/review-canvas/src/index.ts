@@ -27,6 +27,7 @@ export {
   validateDraft,
   isDraftValid,
   canFinishDrafts,
+  finishBlockedReason,
   draftToUpload,
   type DraftProblem,
   type NewDetectionUpload,

@@ -5,6 +5,7 @@ import {
   draftToUpload,
   editDraftPoints,
   extendDraftToTime,
+  finishBlockedReason,
   validateDraft,
 } from '../src/drafts.ts';
 import { EditorModel } from '../src/editor-model.ts';
@@ -180,18 +181,16 @@ describe('drafts in the model', () => {
     expect(m.getDraft(d.id)?.coordinates).toEqual([{ start_time: 1000, end_time: 1000, points: B }]);
   });
 
-  it('does not extend unselected drafts by default, but does with extendDrafts: all', () => {
+  it('extends a draft that is not selected (spec section 4), forward and backward', () => {
     const m = model();
     const d = m.addDraft(A);
     m.clearSelection();
+    expect(m.selectedDraftIds.has(d.id)).toBe(false);
     m.setTime(5000);
-    expect(m.getDraft(d.id)?.time_end).toBe(1000);
-    const all = new EditorModel({ videoId: 7, fps: 25, extendDrafts: 'all' });
-    all.setTime(1000);
-    const d2 = all.addDraft(A);
-    all.clearSelection();
-    all.setTime(5000);
-    expect(all.getDraft(d2.id)?.time_end).toBe(5000);
+    expect(m.getDraft(d.id)?.time_end).toBe(5000);
+    m.setTime(200);
+    expect(m.getDraft(d.id)?.time_begin).toBe(200);
+    expect(m.getDraft(d.id)?.time_end).toBe(5000);
   });
 
   it('a new draft is selected alone among drafts; brand, placement, finish and remove', () => {
@@ -215,5 +214,25 @@ describe('drafts in the model', () => {
     expect(removed).toEqual([[d1.id, d2.id]]);
     expect(m.drafts).toHaveLength(0);
     expect(m.selectedDraftIds.size).toBe(0);
+  });
+});
+
+describe('finishBlockedReason', () => {
+  const row = () => 2;
+
+  it('says what is missing, first the brand, then the placement, then a duration', () => {
+    const d = createDraft(1, 7, 1000, A);
+    expect(finishBlockedReason([], row)).toBe('Select a new detection to finish it.');
+    expect(finishBlockedReason([d], row)).toBe('Set a brand for new detection #2.');
+    expect(finishBlockedReason([{ ...d, brandId: 3 }], row)).toBe('Set a placement for new detection #2.');
+    expect(finishBlockedReason([complete(d)], row)).toBe(
+      'New detection #2 has no duration yet: move the time to extend it.',
+    );
+  });
+
+  it('is null exactly when Finish is enabled', () => {
+    const d = complete(extendDraftToTime(createDraft(1, 7, 1000, A), 2000));
+    expect(canFinishDrafts([d])).toBe(true);
+    expect(finishBlockedReason([d], row)).toBeNull();
   });
 });

@@ -14,7 +14,12 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/AddBoxOutlined';
 import DoneIcon from '@mui/icons-material/DoneAll';
 import type { Brand, Placement } from '@logo-review/contract';
-import { NOT_SET_LABEL, draftToUpload, sortBrandsForMenu } from '@logo-review/review-canvas';
+import {
+  NOT_SET_LABEL,
+  draftToUpload,
+  finishBlockedReason,
+  sortBrandsForMenu,
+} from '@logo-review/review-canvas';
 import { formatError } from '../api/api-error';
 import { notify } from '../state/status-store';
 import { editorApi } from './editor-api';
@@ -24,6 +29,8 @@ import { usePanelVersion } from './use-session';
 
 /** Spec section 9: the Set Brand menu is at most 400 px high. */
 const BRAND_MENU_MAX_HEIGHT = 400;
+/** Links the disabled Finish button to the text that says why it is disabled. */
+const FINISH_HINT_ID = 'finish-blocked-reason';
 
 interface MenuButtonProps<T extends { id: number }> {
   label: string;
@@ -89,6 +96,9 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
   const selected = model.selectedDraftIds;
   const hasSelection = model.selectedDraftList().length > 0;
   const canFinish = model.canFinishSelectedDrafts();
+  const blockedReason = canFinish
+    ? null
+    : finishBlockedReason(model.selectedDraftList(), (d) => drafts.indexOf(d) + 1);
   const drawing = editor.videoMode === 'NEW_DETECTION';
   const [uploading, setUploading] = useState(false);
   const sortedBrands = useMemo(() => sortBrandsForMenu(brands), [brands]);
@@ -136,9 +146,21 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
             startIcon={<DoneIcon />}
             disabled={!canFinish || uploading}
             onClick={() => void finish()}
+            aria-describedby={blockedReason ? FINISH_HINT_ID : undefined}
           >
             Finish selected new detections
           </Button>
+          {blockedReason && (
+            <Typography
+              id={FINISH_HINT_ID}
+              variant="caption"
+              color="text.secondary"
+              sx={{ gridColumn: '1 / -1', mt: -0.5 }}
+              data-testid="finish-blocked-reason"
+            >
+              {blockedReason}
+            </Typography>
+          )}
           <MenuButton
             label="Set Brand"
             disabled={!hasSelection}

@@ -58,7 +58,9 @@ export function AppShell() {
     queryFn: () => videosApi.get(selectedVideo ?? 0),
     enabled: onEditor && selectedVideo !== null,
   });
-  const title = headerTitle(pathname, onEditor && selectedVideo !== null ? editorVideo.data?.name : null);
+  // URL segments are shown capitalised ('videos' -> 'Videos'); a video's name keeps its own case.
+  const editorVideoName = onEditor && selectedVideo !== null ? editorVideo.data?.name : null;
+  const title = headerTitle(pathname, editorVideoName);
 
   const tasks = useStore(uploadStore);
   const activeUploads = tasks.filter(isActive).length;
@@ -142,7 +144,7 @@ export function AppShell() {
             variant="h6"
             component="h1"
             noWrap
-            sx={{ flexGrow: 1, textTransform: 'capitalize', minWidth: 0 }}
+            sx={{ flexGrow: 1, textTransform: editorVideoName ? 'none' : 'capitalize', minWidth: 0 }}
             data-testid="page-title"
           >
             {title}
