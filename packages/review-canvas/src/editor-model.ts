@@ -69,6 +69,9 @@ export class EditorModel<D extends Detection = Detection> {
   private readonly selected = new Set<number>();
   private readonly selectedDrafts = new Set<number>();
   private compiled: CompiledFilter = compileFilter(EMPTY_FILTER);
+  // The video's project hides these brands and placements everywhere (as its report does): unlike the
+  // filter, which greys detections out, hidden ones are never kept in the model.
+  private hidden: CompiledFilter | null = null;
   private draftList: Draft[] = [];
   private nextDraftId = 1;
   private readonly placementsById = new Map<number, PlacementRef>();
@@ -105,11 +108,35 @@ export class EditorModel<D extends Detection = Detection> {
   upsertDetections(detections: readonly D[]): void {
     if (detections.length === 0) return;
     this.addAll(detections);
+    this.pruneSelection();
     this.touch('detections');
+  }
+
+  /**
+   * Sets the brands and placements the video's project hides: detections of them leave the model (table,
+   * canvas, next/previous and selection) and are not added by later loads.
+   */
+  setHidden(brandIds: readonly number[], placementIds: readonly number[]): void {
+    this.hidden =
+      brandIds.length > 0 || placementIds.length > 0
+        ? { filter: EMPTY_FILTER, brands: new Set(brandIds), placements: new Set(placementIds) }
+        : null;
+    const gone = [...this.entries.values()].filter((e) => this.isHidden(e.det)).map((e) => e.det.id);
+    this.removeDetections(gone);
+  }
+
+  private isHidden(detection: Detection): boolean {
+    const h = this.hidden;
+    return h !== null && (h.brands!.has(detection.brand) || h.placements!.has(detection.placement.id));
   }
 
   private addAll(detections: readonly D[]): void {
     for (const d of detections) {
+      if (this.isHidden(d)) {
+        // A detection moved to a hidden placement leaves the model like one loaded hidden.
+        if (this.entries.delete(d.id)) this.indexDirty = true;
+        continue;
+      }
       // Detections are never mutated (edits replace the object), so the caller's object is kept unless its
       // segments need sorting.
       const sorted = sortSegments(d.coordinates);

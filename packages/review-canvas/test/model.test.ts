@@ -217,3 +217,31 @@ describe('shell detection type', () => {
     expect(review).toBe('UNREVIEWED');
   });
 });
+
+describe("the project's hidden brands and placements", () => {
+  it('leave the table, the canvas, next/previous and the selection, and stay out of later loads', () => {
+    const m = model();
+    m.setTime(1800);
+    m.select([{ kind: 'detection', id: 2 }]);
+    m.setHidden([11], []);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([1]);
+    expect(m.detectionRows().map((r) => r.detection.id)).toEqual([1]);
+    expect(m.selectedDetectionIds.size).toBe(0);
+    // Detection 3 (brand 11, 6000 ms) is no longer a next detection.
+    expect(m.nextDetectionTime()).toBeNull();
+    m.upsertDetections([det(4, 1000, 3000, box(0, 0, 10, 10), RED, 11)]);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([1]);
+  });
+
+  it('a hidden placement hides too, also for a detection moved to it; nothing hidden shows everything', () => {
+    const m = model();
+    m.setTime(1800);
+    m.setHidden([], [BLUE.id]);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([1]);
+    m.upsertDetections([det(1, 1000, 2000, box(0, 0, 10, 10), BLUE, 10)]);
+    expect(m.activeDetections()).toHaveLength(0);
+    m.setHidden([], []);
+    m.upsertDetections([det(1, 1000, 2000, box(0, 0, 10, 10), BLUE, 10)]);
+    expect(m.activeDetections().map((d) => d.id)).toEqual([1]);
+  });
+});

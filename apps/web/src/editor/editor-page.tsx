@@ -6,9 +6,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import VideoIcon from '@mui/icons-material/OndemandVideoOutlined';
 import { useQuery } from '@tanstack/react-query';
-import type { Brand, Placement, Video } from '@logo-review/contract';
+import type { Brand, Placement, Project, Video } from '@logo-review/contract';
 import { detectionTableHeight, type FittedVideo } from '@logo-review/review-canvas';
-import { useBrands, usePlacements } from '../api/queries';
+import { useBrands, usePlacements, useProjects } from '../api/queries';
 import { QK } from '../api/query-keys';
 import { videosApi } from '../api/videos-api';
 import { useStore } from '../state/create-store';
@@ -44,7 +44,10 @@ export default function EditorPage() {
   });
   const brands = useBrands();
   const placements = usePlacements();
+  const projects = useProjects();
   const loading = videoId !== null && (videoQuery.isPending || brands.isPending || placements.isPending);
+  const projectId = videoQuery.data?.project?.id;
+  const project = projectId === undefined ? undefined : projects.data?.find((p) => p.id === projectId);
 
   useEffect(() => {
     if (loading) startLoading(LOADING_EDITOR);
@@ -64,6 +67,7 @@ export default function EditorPage() {
       video={videoQuery.data}
       brands={brands.data}
       placements={placements.data}
+      project={project}
     />
   );
 }
@@ -83,10 +87,18 @@ interface WorkspaceProps {
   video: Video;
   brands: Brand[];
   placements: Placement[];
+  /** The video's project (its hidden brands and placements are hidden in the editor, as in its report). */
+  project: Project | undefined;
 }
 
-function Workspace({ video, brands, placements }: WorkspaceProps) {
+function Workspace({ video, brands, placements, project }: WorkspaceProps) {
   const session = useEditorSession(video, placements);
+  useEffect(() => {
+    session?.editor.model.setHidden(
+      project?.filtered_brands.map((b) => b.id) ?? [],
+      project?.filtered_placements.map((p) => p.id) ?? [],
+    );
+  }, [session, project]);
   const [videoSize, setVideoSize] = useState<FittedVideo>({ width: 0, height: 0, scale: 1 });
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [changeAllOpen, setChangeAllOpen] = useState(false);
