@@ -1,9 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Brand, Placement, Video } from '@logo-review/contract';
+import {
+  API,
+  type Brand,
+  type Detection,
+  type Placement,
+  type Project,
+  type Video,
+} from '@logo-review/contract';
 import type { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
 import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
-import { seedEditorSetup } from './editor-seed.ts';
+import { box, seedDetections, seedEditorSetup, still } from './editor-seed.ts';
 import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
@@ -96,5 +103,67 @@ describe('editor: spec fixes of the review loop', () => {
       'New detection #1 has no duration yet: move the time to extend it.',
     );
     expect(await editor.button('Finish selected new detections').isDisabled()).toBe(true);
+  });
+});
+
+/** Issue 17, item 1: the video's project hides its hidden brands and placements, as its report does. */
+describe("editor: the project's hidden brands and placements", () => {
+  const tag = uniqueName('h').split(' ')[1];
+  let editor: EditorPageObject;
+  let shown: Detection;
+  let later: Detection;
+
+  beforeAll(async () => {
+    const api = await loginApi();
+    const { brands, placements, video } = await seedEditorSetup(api, {
+      brands: [`Shown ${tag}`, `Hidden ${tag}`],
+      placements: [
+        [`Pitch ${tag}`, '#1e88e5'],
+        [`Overlay ${tag}`, '#8e24aa'],
+      ],
+      videoName: uniqueName('Hidden clip'),
+    });
+    const [visibleBrand, hiddenBrand] = brands.map((b) => b.id);
+    const [visiblePlacement, hiddenPlacement] = placements.map((p) => p.id);
+    [shown, , , , later] = await seedDetections(api, [
+      still(video.id, visibleBrand, visiblePlacement, 0, 5000, box(20, 20, 80, 60)),
+      still(video.id, hiddenBrand, visiblePlacement, 0, 5000, box(200, 100, 80, 60)),
+      still(video.id, visibleBrand, hiddenPlacement, 0, 5000, box(400, 200, 80, 60)),
+      // Hidden, so next detection skips it and goes on to the one at 9 s.
+      still(video.id, hiddenBrand, visiblePlacement, 7000, 8000, box(20, 20, 80, 60)),
+      still(video.id, visibleBrand, visiblePlacement, 9000, 9500, box(20, 20, 80, 60)),
+    ]);
+    const projects = await api.call<Project[]>('POST', API.projects, {
+      name: `Hiding ${tag}`,
+      description: '',
+      filtered_brands: [hiddenBrand],
+      filtered_placements: [hiddenPlacement],
+    });
+    const project = projects.find((p) => p.name === `Hiding ${tag}`)!;
+    await api.call('PUT', API.videoCreate, {
+      id: video.id,
+      name: video.name,
+      folder: null,
+      project: project.id,
+    });
+    editor = new EditorPageObject(session.page());
+    await editor.open(video.id, 1000);
+  });
+
+  it('lists only the detections the project shows', async () => {
+    await editor.expectListed([shown.id]);
+  });
+
+  it('a hidden box on the canvas cannot be selected', async () => {
+    await editor.click(240, 102); // the top edge of the hidden brand's box
+    expect(await editor.row(shown.id).getAttribute('aria-selected')).not.toBe('true');
+    await editor.click(60, 20); // the top edge of the shown one
+    await editor.row(shown.id).and(session.page().locator('[aria-selected="true"]')).waitFor();
+  });
+
+  it('next detection skips a hidden one', async () => {
+    await editor.button('Next detection').click();
+    await editor.expectTime(/^00:00:09:00 /);
+    await editor.expectListed([later.id]);
   });
 });
