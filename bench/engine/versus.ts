@@ -35,9 +35,14 @@ if (!existsSync(baseTree)) await run('git', ['-C', ROOT, 'worktree', 'add', '--d
 const counts = args.brands.split(',').map(Number);
 const most = Math.max(...counts);
 
-const catalog = (
-  await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 })
-).slice(0, most);
+// A customer's catalogue mixes kinds: every subset takes them in turn (textured, wordmark,
+// icon, ...), so that 10 brands hold words to read as 200 do.
+const full = await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 });
+const byKind = ['textured', 'wordmark', 'flat icon'].map((k) => full.filter((l) => l.kind === k));
+const mixed: typeof full = [];
+for (let i = 0; mixed.length < full.length; i++)
+  for (const list of byKind) if (i < list.length) mixed.push(list[i]);
+const catalog = mixed.slice(0, most);
 const logos = join(OUT, 'logos.json');
 await writeFile(logos, JSON.stringify(catalog.map((l) => ({ name: l.name, file: l.file }))));
 
