@@ -13,10 +13,9 @@ import {
   type BrandIndex,
   type MediaAnalysis,
 } from '../../packages/engine/src/index.ts';
+import { framePng } from '../../packages/engine/test/fixtures.ts';
 import { SHARED } from './catalog.ts';
 import { renderFrame } from './render.ts';
-
-const run = promisify(execFile);
 
 interface Crop {
   brand: string;
@@ -38,30 +37,41 @@ async function frameAt(
   video: string,
   t: number,
 ): Promise<{ data: Uint8Array; width: number; height: number }> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-ss',
-      String(t),
-      '-i',
-      video,
-      '-frames:v',
-      '1',
-      '-f',
-      'image2pipe',
-      '-vcodec',
-      'png',
-      'pipe:1',
-    ],
-    {
-      encoding: 'buffer',
-      maxBuffer: 1 << 28,
-    },
-  );
-  const { data, info } = await sharp(stdout).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await framePng(video, t))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
+/**
+ * A stretch of real broadcast for throughput runs: the Serie A clip looped to `seconds`, scaled to
+ * w x h, H.264 (x264 veryfast, CRF 20), no audio.
+ */
+export async function broadcastVideo(file: string, seconds: number, w: number, h: number): Promise<void> {
+  await promisify(execFile)('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '-1',
+    '-i',
+    join(SHARED, 'footage/seriea-broadcast.mp4'),
+    '-t',
+    String(seconds),
+    '-vf',
+    `scale=${w}:${h}:flags=bicubic,setsar=1`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    '-pix_fmt',
+    'yuv420p',
+    '-an',
+    file,
+  ]);
 }
 
 export async function realFootage(outDir: string): Promise<string[]> {

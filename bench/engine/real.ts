@@ -19,14 +19,14 @@
  * `--engine <tree>` runs another checkout's engine (e.g. the worktree that versus.ts makes) on the
  * same set, for a side-by-side table.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import sharp from 'sharp';
+import { framePng, quadBox } from '../../packages/engine/test/fixtures.ts';
 import { buildCatalog, SHARED } from './catalog.ts';
+import type { Frame, Quad, Truth } from './real-set/truth.ts';
 
-const run = promisify(execFile);
 const { values: args } = parseArgs({
   options: {
     brands: { type: 'string', default: '50' },
@@ -44,61 +44,11 @@ const detector = args.detector ? (JSON.parse(args.detector) as Record<string, un
 const OUT = resolve(args.out);
 await mkdir(join(OUT, 'examples'), { recursive: true });
 
-type Quad = number[];
-type Kind = 'board' | 'shirt' | 'overlay' | 'photo';
-interface Instance {
-  brand: string;
-  quad: Quad;
-  kind: Kind;
-  placement: 'Broadcast overlay' | 'In-scene';
-  difficult: boolean;
-}
-interface Frame {
-  source: string;
-  time_ms?: number;
-  file?: string;
-  width: number;
-  height: number;
-  instances: Instance[];
-}
-interface Example {
-  source?: string;
-  time_ms?: number;
-  quad?: Quad;
-  file?: string;
-  package?: string;
-}
-interface Truth {
-  sources: { id: string; path: string; kind: 'video' | 'photos' }[];
-  brands: { name: string; examples: Example[] }[];
-  frames: Frame[];
-}
 const truth = JSON.parse(await readFile(join(import.meta.dirname, 'real-set/truth.json'), 'utf8')) as Truth;
 const sourcePath = new Map(truth.sources.map((s) => [s.id, join(SHARED, s.path)]));
 const t0 = performance.now();
 
-async function frameAt(video: string, ms: number): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-ss',
-      String(ms / 1000),
-      '-i',
-      video,
-      '-frames:v',
-      '1',
-      '-f',
-      'image2pipe',
-      '-vcodec',
-      'png',
-      'pipe:1',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
-}
+const frameAt = (video: string, ms: number) => framePng(video, ms / 1000);
 
 // 1. brands: the set's own, then distractors
 const indexes = [];
@@ -109,22 +59,11 @@ for (const b of truth.brands) {
     if (e.source && e.quad) {
       // scored frames are whole seconds; an example must come from another moment
       if (e.time_ms! % 1000 === 0) throw new Error(`${b.name}: example at a scored frame (${e.time_ms} ms)`);
-      const xs = e.quad.filter((_, i) => i % 2 === 0);
-      const ys = e.quad.filter((_, i) => i % 2 === 1);
-      const left = Math.max(0, Math.floor(Math.min(...xs)));
-      const top = Math.max(0, Math.floor(Math.min(...ys)));
       file = join(OUT, 'examples', `${b.name.replace(/\W+/g, '-')}-${k}.png`);
-      const img = sharp(await frameAt(sourcePath.get(e.source)!, e.time_ms!));
-      const meta = await img.metadata();
-      await img
-        .extract({
-          left,
-          top,
-          width: Math.min(meta.width! - left, Math.ceil(Math.max(...xs)) - left),
-          height: Math.min(meta.height! - top, Math.ceil(Math.max(...ys)) - top),
-        })
-        .png()
-        .toFile(file);
+      const png = await frameAt(sourcePath.get(e.source)!, e.time_ms!);
+      const meta = await sharp(png).metadata();
+      const [left, top, width, height] = quadBox(e.quad, meta.width!, meta.height!);
+      await sharp(png).extract({ left, top, width, height }).png().toFile(file);
     } else if (e.package) file = join(ROOT, 'node_modules', e.package, e.file!);
     else file = join(SHARED, e.file!);
     examples.push({ id: `${b.name}-${k}`, file });

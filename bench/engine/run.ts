@@ -22,7 +22,7 @@ import {
 import { buildCatalog, SHARED } from './catalog.ts';
 import { BUCKETS, pr, scoreClip, Scores, type Tally } from './evaluate.ts';
 import { CLIP_FPS, CLIP_H, CLIP_W, generateClips } from './generate.ts';
-import { realFootage } from './real-footage.ts';
+import { broadcastVideo, realFootage } from './real-footage.ts';
 import { renderFrame } from './render.ts';
 
 const run = promisify(execFile);
@@ -261,29 +261,7 @@ if (!args['skip-throughput']) {
     ['1080p', 1920, 1080],
   ] as const) {
     const video = join(OUT, `throughput-${res}.mp4`);
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-stream_loop',
-      '-1',
-      '-i',
-      join(SHARED, 'footage/seriea-broadcast.mp4'),
-      '-t',
-      String(seconds),
-      '-vf',
-      `scale=${w}:${h}:flags=bicubic,setsar=1`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '20',
-      '-pix_fmt',
-      'yuv420p',
-      '-an',
-      video,
-    ]);
+    await broadcastVideo(video, seconds, w, h);
     const ah = Math.min(analysisHeight, h);
     const aw = Math.round((w * ah) / h / 2) * 2;
     const t0 = performance.now();

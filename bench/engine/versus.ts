@@ -16,7 +16,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
-import { buildCatalog, SHARED } from './catalog.ts';
+import { buildCatalog } from './catalog.ts';
+import { broadcastVideo } from './real-footage.ts';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -47,30 +48,7 @@ const logos = join(OUT, 'logos.json');
 await writeFile(logos, JSON.stringify(catalog.map((l) => ({ name: l.name, file: l.file }))));
 
 const video = join(OUT, `broadcast-${args.seconds}s-720p.mp4`);
-if (!existsSync(video))
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-stream_loop',
-    '-1',
-    '-i',
-    join(SHARED, 'footage/seriea-broadcast.mp4'),
-    '-t',
-    args.seconds,
-    '-vf',
-    'scale=1280:720:flags=bicubic,setsar=1',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-crf',
-    '20',
-    '-pix_fmt',
-    'yuv420p',
-    '-an',
-    video,
-  ]);
+if (!existsSync(video)) await broadcastVideo(video, Number(args.seconds), 1280, 720);
 
 /** Runs a script of a version's tree in its own process; resolves with its last JSON line. */
 function child(tree: string, script: string, argv: string[]): Promise<Record<string, number>> {

@@ -11,7 +11,7 @@ import {
   writeVideo,
 } from '../../../packages/engine/test/fixtures.ts';
 
-export { maxCornerError } from '../../../packages/engine/test/fixtures.ts';
+export { frameCrop, maxCornerError } from '../../../packages/engine/test/fixtures.ts';
 
 /** A seeded textured logo as an SVG file. */
 export async function logoFile(seed: number): Promise<string> {

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quadIoU } from '@logo-review/engine';
+import { frameCrop } from './engine-media.ts';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
 
 const run = promisify(execFile);
@@ -28,29 +28,6 @@ const BOARD = [463, 20, 610, 32, 610, 45, 463, 32];
 let s: TestServer;
 let c: Client;
 
-async function frameCrop(at: number, [left, top, width, height]: number[]): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-ss',
-      String(at),
-      '-i',
-      CLIP,
-      '-frames:v',
-      '1',
-      '-f',
-      'image2pipe',
-      '-vcodec',
-      'png',
-      'pipe:1',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 26 },
-  );
-  return sharp(stdout).extract({ left, top, width, height }).png().toBuffer();
-}
-
 const centre = (q: number[]) => [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4];
 
 beforeAll(async () => {
@@ -67,7 +44,7 @@ describe.skipIf(!have)('a real broadcast clip through the API', () => {
         method: 'POST',
         url: '/api/brands/create/',
         ...multipart({ name: e.name }, [
-          { field: 'example_logos', name: 'example.png', data: await frameCrop(e.at, e.box) },
+          { field: 'example_logos', name: 'example.png', data: await frameCrop(CLIP, e.at, e.box) },
         ]),
       });
       expect(res.statusCode).toBeLessThan(300);

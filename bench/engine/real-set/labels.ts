@@ -16,38 +16,16 @@
  * no field for) carry over from the nearest earlier label of the brand, else board / not difficult.
  * Photos are not videos: their labels stay in the JSON.
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { quadIoU } from '../../../packages/engine/src/index.ts';
+import { framePng, quadBox } from '../../../packages/engine/test/fixtures.ts';
 import { SHARED } from '../catalog.ts';
+import type { Instance, Quad, Truth } from './truth.ts';
 
-const run = promisify(execFile);
 const TRUTH = join(import.meta.dirname, 'truth.json');
 const URL_ = process.env.LR_URL ?? 'http://127.0.0.1:8000';
-type Quad = number[];
-interface Instance {
-  brand: string;
-  quad: Quad;
-  kind: string;
-  placement: string;
-  difficult: boolean;
-}
-interface Frame {
-  source: string;
-  time_ms?: number;
-  file?: string;
-  width: number;
-  height: number;
-  instances: Instance[];
-}
-interface Truth {
-  sources: { id: string; path: string; kind: string }[];
-  brands: { name: string; examples: { source?: string; time_ms?: number; quad?: Quad }[] }[];
-  frames: Frame[];
-}
 
 async function api(method: string, path: string, token: string | null, body?: unknown): Promise<unknown> {
   const res = await fetch(`${URL_}${path}`, {
@@ -70,29 +48,6 @@ async function login(): Promise<string> {
   return r.token;
 }
 
-async function frameAt(video: string, ms: number): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-ss',
-      String(ms / 1000),
-      '-i',
-      video,
-      '-frames:v',
-      '1',
-      '-f',
-      'image2pipe',
-      '-vcodec',
-      'png',
-      'pipe:1',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
-}
-
 const videoName = (source: string) => `real-set ${source}`;
 
 async function push(truth: Truth, token: string): Promise<void> {
@@ -106,19 +61,10 @@ async function push(truth: Truth, token: string): Promise<void> {
     form.set('name', b.name);
     for (const [k, e] of b.examples.entries()) {
       if (!e.source || !e.quad) continue;
-      const xs = e.quad.filter((_, i) => i % 2 === 0);
-      const ys = e.quad.filter((_, i) => i % 2 === 1);
-      const left = Math.max(0, Math.floor(Math.min(...xs)));
-      const top = Math.max(0, Math.floor(Math.min(...ys)));
-      const png = await sharp(await frameAt(paths.get(e.source)!, e.time_ms!))
-        .extract({
-          left,
-          top,
-          width: Math.ceil(Math.max(...xs)) - left,
-          height: Math.ceil(Math.max(...ys)) - top,
-        })
-        .png()
-        .toBuffer();
+      const frame = await framePng(paths.get(e.source)!, e.time_ms! / 1000);
+      const meta = await sharp(frame).metadata();
+      const [left, top, width, height] = quadBox(e.quad, meta.width!, meta.height!);
+      const png = await sharp(frame).extract({ left, top, width, height }).png().toBuffer();
       form.append(
         'example_logos',
         new Blob([new Uint8Array(png)], { type: 'image/png' }),
@@ -193,7 +139,7 @@ async function pull(truth: Truth, token: string): Promise<void> {
             brand,
             quad: seg.points,
             kind: near?.kind ?? (d.placement.localized_name === 'Broadcast overlay' ? 'overlay' : 'board'),
-            placement: d.placement.localized_name,
+            placement: d.placement.localized_name as Instance['placement'],
             difficult: near?.difficult ?? false,
           },
         ];

@@ -114,3 +114,53 @@ export function maxCornerError(a: number[], b: number[]): number {
   for (let i = 0; i < 4; i++) m = Math.max(m, Math.hypot(a[i * 2] - b[i * 2], a[i * 2 + 1] - b[i * 2 + 1]));
   return m;
 }
+
+/** The frame of a video on screen at `seconds`, as PNG (ffmpeg). */
+export async function framePng(video: string, seconds: number): Promise<Buffer> {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(seconds),
+      '-i',
+      video,
+      '-frames:v',
+      '1',
+      '-f',
+      'image2pipe',
+      '-vcodec',
+      'png',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 28 },
+  );
+  return stdout;
+}
+
+/** A box (left, top, width, height) of a video frame, as PNG: an example logo cut as a user would. */
+export async function frameCrop(
+  video: string,
+  seconds: number,
+  [left, top, width, height]: number[],
+): Promise<Buffer> {
+  return sharp(await framePng(video, seconds))
+    .extract({ left, top, width, height })
+    .png()
+    .toBuffer();
+}
+
+/** The axis-aligned box (left, top, width, height) around a quad, clipped to an image. */
+export function quadBox(quad: number[], imageWidth: number, imageHeight: number): number[] {
+  const xs = quad.filter((_, i) => i % 2 === 0);
+  const ys = quad.filter((_, i) => i % 2 === 1);
+  const left = Math.max(0, Math.floor(Math.min(...xs)));
+  const top = Math.max(0, Math.floor(Math.min(...ys)));
+  return [
+    left,
+    top,
+    Math.min(imageWidth, Math.ceil(Math.max(...xs))) - left,
+    Math.min(imageHeight, Math.ceil(Math.max(...ys))) - top,
+  ];
+}

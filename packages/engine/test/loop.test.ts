@@ -2,10 +2,9 @@ import { execFile } from 'node:child_process';
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVideo, buildBrandIndex, type BrandIndex, type MediaAnalysis } from '../src/index.ts';
-import { tempDir } from './fixtures.ts';
+import { frameCrop, tempDir } from './fixtures.ts';
 
 const run = promisify(execFile);
 // Real broadcast footage from the team's shared development data (internal testing only: it is
@@ -34,28 +33,8 @@ beforeAll(async () => {
   const dir = await tempDir();
   const brands: BrandIndex[] = [];
   for (const c of CROPS) {
-    const { stdout } = await run(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-ss',
-        String(c.at),
-        '-i',
-        CLIP,
-        '-frames:v',
-        '1',
-        '-f',
-        'image2pipe',
-        '-vcodec',
-        'png',
-        'pipe:1',
-      ],
-      { encoding: 'buffer', maxBuffer: 1 << 26 },
-    );
     const file = join(dir, `${c.brand}.png`);
-    const [left, top, width, height] = c.box;
-    await sharp(stdout).extract({ left, top, width, height }).png().toFile(file);
+    await writeFile(file, await frameCrop(CLIP, c.at, c.box));
     brands.push(await buildBrandIndex({ id: c.brand, name: c.brand, examples: [{ id: c.brand, file }] }));
   }
   // One span of 4 s (1-5 s of the clip, 240 frames at 60 fps), encoded once and played three
