@@ -13,8 +13,13 @@ export interface Config {
   adminPassword: string | undefined;
   /** Concurrent jobs per worker process and queue. */
   workerConcurrency: number;
-  /** A job whose worker died is retried after this many seconds. */
+  /** The queue's last resort: a job still running after this many seconds is failed and retried. */
   jobExpireSeconds: number;
+  /**
+   * A running job's process renews its lease every third of this; a job whose lease is this old
+   * (its process died) is retried. Also the analysis lease of a video.
+   */
+  jobLeaseSeconds: number;
   /** Frames analysed per second of video; undefined = the engine's benchmarked default. */
   analysisSampleFps: number | undefined;
   /** Frames are downscaled to this height for analysis; undefined = the engine's default. */
@@ -79,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     workerConcurrency: int('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 1),
     jobExpireSeconds: int('JOB_EXPIRE_SECONDS', env.JOB_EXPIRE_SECONDS, 3600),
+    jobLeaseSeconds: Math.max(3, int('JOB_LEASE_SECONDS', env.JOB_LEASE_SECONDS, 30)),
     analysisSampleFps: positive('ANALYSIS_SAMPLE_FPS', env.ANALYSIS_SAMPLE_FPS),
     analysisHeight: env.ANALYSIS_HEIGHT
       ? int('ANALYSIS_HEIGHT', env.ANALYSIS_HEIGHT, 0) || undefined

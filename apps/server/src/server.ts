@@ -10,6 +10,7 @@ import { INDEX_FORMAT } from '@logo-review/engine';
 import { accountsRepository } from './repositories/accounts.repository.ts';
 import { brandsRepository } from './repositories/brands.repository.ts';
 import { requestActivation } from './services/brands.service.ts';
+import { libraryRepository } from './repositories/library.repository.ts';
 import { placementsRepository } from './repositories/placements.repository.ts';
 import { ensureFirstUser } from './services/accounts.service.ts';
 
@@ -46,8 +47,15 @@ export async function createContext(
         db,
         databaseUrl: config.databaseUrl,
         expireSeconds: config.jobExpireSeconds,
+        leaseSeconds: config.jobLeaseSeconds,
       });
       await jobs.start();
+      if (config.role !== 'api') {
+        // The embedded database is this process's alone: what a killed predecessor left running
+        // (jobs and the analysis leases of videos) starts again now.
+        const left = await jobs.recoverAfterRestart();
+        if (left > 0) await libraryRepository.releaseAllAnalyses(db);
+      }
       const ctx: AppContext = {
         config,
         db,

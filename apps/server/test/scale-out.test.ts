@@ -32,7 +32,7 @@ describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', 
       DATA_DIR: dataDir,
       DATABASE_URL: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`),
       ADMIN_PASSWORD: 'admin-password-1',
-      JOB_EXPIRE_SECONDS: '6',
+      JOB_LEASE_SECONDS: '6', // the queue's expiry stays at its default hour
     };
     const api = await startServer({ ...env, ROLE: 'api', PORT: String(await freePort()) });
     let worker = await startServer({ ...env, ROLE: 'worker' });

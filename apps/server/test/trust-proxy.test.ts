@@ -5,11 +5,11 @@ import { startTestServer, type TestServer } from './harness.ts';
 /** Failed logins allowed per (username, address) before 429 (see LoginLimiter). */
 const PAIR_LIMIT = 10;
 
-const attempt = (s: TestServer, peer: string, forwardedFor?: string) =>
+const attempt = (s: TestServer, peer: string, forwardedFor?: string, username = 'target') =>
   s.app.inject({
     method: 'POST',
     url: '/api/profile/login/',
-    payload: { username: 'target', password: 'wrong guess' },
+    payload: { username, password: 'wrong guess' },
     remoteAddress: peer,
     headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
   });
@@ -58,11 +58,19 @@ describe('login throttling behind a trusted proxy', () => {
     // through the proxy: each client has its own count
     for (let i = 0; i < PAIR_LIMIT; i++)
       expect((await attempt(s, '10.1.2.3', '198.51.100.1')).statusCode).toBe(400);
-    expect((await attempt(s, '10.1.2.3', '198.51.100.1')).statusCode).toBe(429);
-    expect((await attempt(s, '10.1.2.3', '198.51.100.2')).statusCode).toBe(400);
+    const pair = await attempt(s, '10.1.2.3', '198.51.100.1');
+    expect(pair.statusCode).toBe(429);
+    expect(pair.json().detail).toMatch(/Too many login attempts/);
+    // another client of the proxy has its own count; the account itself is slowed for everyone
+    expect((await attempt(s, '10.1.2.3', '198.51.100.2', 'other')).statusCode).toBe(400);
+    const account = await attempt(s, '10.1.2.3', '198.51.100.2');
+    expect(account.statusCode).toBe(429);
+    expect(account.json().detail).toMatch(/for this account/);
     // a peer that is not the proxy cannot name a client
     for (let i = 0; i < PAIR_LIMIT; i++)
-      expect((await attempt(s, '203.0.113.9', `198.51.100.${50 + i}`)).statusCode).toBe(400);
-    expect((await attempt(s, '203.0.113.9', '198.51.100.99')).statusCode).toBe(429);
+      expect((await attempt(s, '203.0.113.9', `198.51.100.${50 + i}`, 'third')).statusCode).toBe(400);
+    const spoofed = await attempt(s, '203.0.113.9', '198.51.100.99', 'third');
+    expect(spoofed.statusCode).toBe(429);
+    expect(spoofed.json().detail).toMatch(/Too many login attempts/);
   });
 });

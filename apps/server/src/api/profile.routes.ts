@@ -2,6 +2,7 @@ import { API, LoginBody, ProfileUpdateBody } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { badRequest, HttpError } from '../errors.ts';
 import { decoyHash, verifyPassword } from '../auth/password.ts';
+import { AccountThrottle } from '../auth/account-throttle.ts';
 import { LoginLimiter } from '../auth/login-limiter.ts';
 import { newToken, tokenHash } from '../auth/tokens.ts';
 import { accountsRepository as repo } from '../repositories/accounts.repository.ts';
@@ -14,6 +15,7 @@ const SESSION_DAYS = 30;
 export const profileRoutes = (ctx: AppContext) =>
   routes((app) => {
     const limiter = new LoginLimiter();
+    const accounts = new AccountThrottle();
 
     app.post(
       API.login,
@@ -33,13 +35,23 @@ export const profileRoutes = (ctx: AppContext) =>
           reply.header('retry-after', String(wait));
           throw new HttpError(429, `Too many login attempts. Try again in ${Math.ceil(wait / 60)} minutes.`);
         }
+        const slowed = await accounts.wait(ctx.db, username, req.ip);
+        if (slowed > 0) {
+          reply.header('retry-after', String(slowed));
+          throw new HttpError(
+            429,
+            `Too many failed logins for this account. Try again in ${slowed} second${slowed === 1 ? '' : 's'}.`,
+          );
+        }
         const user = await repo.userByUsername(ctx.db, username);
         const ok = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
         if (!user || !ok) {
           limiter.failed(req.ip, username);
+          await accounts.failed(ctx.db, username);
           throw badRequest('Unable to log in with provided credentials.');
         }
         limiter.succeeded(req.ip, username);
+        await accounts.succeeded(ctx.db, user.id, username, req.ip);
         const token = newToken();
         await repo.insertSession(
           ctx.db,

@@ -51,3 +51,11 @@ export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): 
   });
   await ctx.storage.remove(brand.index_path);
 }
+
+/** After the last try (its process died each time): the brand shows ERROR with the reason. */
+export async function activateBrandFailed(ctx: AppContext, job: ActivateBrandJob, err: Error): Promise<void> {
+  await repo.setStatus(ctx.db, job.organizationId, job.brandId, {
+    status: 'ERROR',
+    status_reason: `Activation failed: ${err.message}`,
+  });
+}

@@ -64,7 +64,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   const org = video.organization_id;
   // A brand created just before the upload is still building its index: wait for it rather than
   // analyse without it (an activation stuck for an hour no longer holds videos back).
-  const lease = analysisLeaseSeconds(ctx.config.jobExpireSeconds);
+  const lease = ctx.config.jobLeaseSeconds;
   if ((await brandsRepository.activating(ctx.db, org)) > 0) {
     await repo.setQueuedUnlessLeased(ctx.db, video.id, 'Waiting for brands to finish activating.', lease);
     await ctx.jobs.send(JOBS.analyzeVideo, job, { startAfterSeconds: 3 });
@@ -147,14 +147,6 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
     });
     await repo.releaseAnalysis(tx, video.id, owner);
   });
-}
-
-/**
- * How long an analysis lease lasts without renewal (it is renewed every third of that): the queue's
- * expiry, at most a minute, at least 5 s.
- */
-export function analysisLeaseSeconds(jobExpireSeconds: number): number {
-  return Math.max(5, Math.min(60, jobExpireSeconds));
 }
 
 /** After the last retry: the video ends as 'ERROR PROCESSING' with the reason. */

@@ -186,6 +186,12 @@ export const libraryRepository = {
       [id, owner],
     );
   },
+  /** Drops every analysis lease: their holders are known dead (a restart on the embedded database). */
+  async releaseAllAnalyses(db: Queryable): Promise<void> {
+    await db.query(
+      'UPDATE videos SET analysis_owner = NULL, analysis_beat = NULL WHERE analysis_owner IS NOT NULL',
+    );
+  },
   /** The progress of the analysis that `owner` holds the lease of (none once it has ended). */
   async setProgress(db: Queryable, id: number, progress: number, owner: string): Promise<void> {
     await db.query(
