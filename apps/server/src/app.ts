@@ -11,6 +11,7 @@ import { LIMITS } from '@logo-review/contract';
 import type { AnySchema } from 'ajv';
 import type { AppContext } from './context.ts';
 import { HttpError } from './errors.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { registerAuth } from './api/auth-hook.ts';
 import { createValidators, formatValidationError } from './api/validation.ts';
 import { profileRoutes } from './api/profile.routes.ts';
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     trustProxy: ctx.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  await registerSecurityHeaders(app);
   for (const s of SHARED_SCHEMAS) app.addSchema(s);
   app.setValidatorCompiler(createValidators(SHARED_SCHEMAS as AnySchema[]));
   app.setSchemaErrorFormatter(
