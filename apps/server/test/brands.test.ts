@@ -135,6 +135,30 @@ describe('brands', () => {
     expect((await upload('PUT', { id: 'abc' })).statusCode).toBe(400);
   });
 
+  it('refuses a second brand of the same name in the organization (case and spaces aside), also when two race', async () => {
+    expect((await upload('POST', { name: 'Inter' })).statusCode).toBe(201);
+    const before = (await c.get('/api/brands/')).json().length;
+    for (const name of ['Inter', 'inter', '  INTER ']) {
+      const r = await upload('POST', { name }, [
+        { field: 'example_logos', name: 'logo.png', data: await pngLogo(), type: 'image/png' },
+      ]);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().detail).toBe("name: a brand named 'Inter' already exists.");
+    }
+    expect((await c.get('/api/brands/')).json().length).toBe(before);
+    // another organization may use the name
+    const other = await s.user('Other org', 'olga');
+    const theirs = await other.req({
+      method: 'POST',
+      url: '/api/brands/create/',
+      ...multipart({ name: 'Inter' }),
+    });
+    expect(theirs.statusCode).toBe(201);
+    // two requests at once: one brand, the other a 400 (the unique index decides, no 500)
+    const both = await Promise.all([upload('POST', { name: 'Milan' }), upload('POST', { name: 'milan' })]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 400]);
+  });
+
   it('rejects an oversized logo with 413', async () => {
     const big = Buffer.alloc(21 * 1024 * 1024, 1);
     const r = await upload('POST', { name: 'Big' }, [{ field: 'example_logos', name: 'big.png', data: big }]);

@@ -10,11 +10,12 @@ const MIGRATION_LOCK_KEY = 727_274_001;
 /**
  * Applies the pending `migrations/NNN_name.sql` files in order, each in its own transaction.
  * On PostgreSQL a transaction-level advisory lock serialises servers that start at the same time:
- * the second waits, then finds the migrations applied and does nothing.
+ * the second waits, then finds the migrations applied and does nothing. `before` stops short of
+ * the migrations whose file names sort at or after it (tests of a migration on older data).
  */
-export async function migrate(db: Database): Promise<string[]> {
+export async function migrate(db: Database, opts: { before?: string } = {}): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .filter((f) => /^\d+_.+\.sql$/.test(f) && (!opts.before || f < opts.before))
     .sort();
   const applied: string[] = [];
   for (const file of files) {

@@ -49,3 +49,42 @@ describe('PostgreSQL', () => {
     await Promise.all([a.close(), b.close()]);
   });
 });
+
+describe('brand names unique per organization (008)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'db-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps every brand of a database that holds duplicates, renaming the later ones, and refuses new ones', async () => {
+    const db = await openDatabase({ dataDir: dir });
+    await migrate(db, { before: '008' });
+    const [a] = await db.query<{ id: number }>(
+      "INSERT INTO organizations(name, api_key) VALUES ('A', 'ka') RETURNING id",
+    );
+    const [b] = await db.query<{ id: number }>(
+      "INSERT INTO organizations(name, api_key) VALUES ('B', 'kb') RETURNING id",
+    );
+    for (const [org, name] of [
+      [a.id, 'Inter'],
+      [a.id, 'inter '],
+      [a.id, 'INTER'],
+      [a.id, 'Milan'],
+      [b.id, 'Inter'],
+    ] as const)
+      await db.query('INSERT INTO brands(organization_id, name) VALUES ($1, $2)', [org, name]);
+    expect(await migrate(db)).toContain('008_brand_unique_name.sql');
+    const rows = await db.query<{ id: number; organization_id: number; name: string }>(
+      'SELECT id, organization_id, name FROM brands ORDER BY id',
+    );
+    expect(rows.map((r) => r.name)).toEqual([
+      'Inter',
+      `inter (#${rows[1].id})`,
+      `INTER (#${rows[2].id})`,
+      'Milan',
+      'Inter',
+    ]);
+    await expect(
+      db.query('INSERT INTO brands(organization_id, name) VALUES ($1, $2)', [a.id, ' milan']),
+    ).rejects.toThrow(/unique|duplicate/i);
+    await db.close();
+  });
+});

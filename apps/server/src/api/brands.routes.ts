@@ -88,6 +88,10 @@ export const brandsRoutes = (ctx: AppContext) =>
           localized_name: textField(fields, 'localized_name', { max: LIMITS.nameMax }) || name,
           url: textField(fields, 'url', { max: LIMITS.urlMax }) ?? '',
         });
+        if (!brand) {
+          const other = await repo.byName(ctx.db, org, name);
+          throw badRequest(`name: a brand named '${other?.name ?? name}' already exists.`);
+        }
         if (logos.length > 0) {
           await addLogos(ctx, org, brand.id, logos);
           await requestActivation(ctx, org, brand.id);

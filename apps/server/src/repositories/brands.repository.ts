@@ -60,16 +60,29 @@ export const brandsRepository = {
   async logo(db: Queryable, id: number): Promise<LogoRow | undefined> {
     return (await db.query<LogoRow>('SELECT *, 0 AS tp, 0 AS fp FROM brand_logos WHERE id = $1', [id]))[0];
   },
+  /**
+   * Inserts a brand; null when the organization already has a brand of that name (compared
+   * without case and surrounding spaces, as the unique index does), also when two requests race.
+   */
   async insert(
     db: Queryable,
     org: number,
     b: { name: string; localized_name: string; url: string },
-  ): Promise<BrandRow> {
+  ): Promise<BrandRow | null> {
     const [r] = await db.query<BrandRow>(
-      `INSERT INTO brands(organization_id, name, localized_name, url) VALUES ($1, $2, $3, $4) RETURNING *`,
+      `INSERT INTO brands(organization_id, name, localized_name, url) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, lower(btrim(name))) DO NOTHING RETURNING *`,
       [org, b.name, b.localized_name, b.url],
     );
-    return r;
+    return r ?? null;
+  },
+  async byName(db: Queryable, org: number, name: string): Promise<BrandRow | undefined> {
+    return (
+      await db.query<BrandRow>(
+        'SELECT * FROM brands WHERE organization_id = $1 AND lower(btrim(name)) = lower(btrim($2))',
+        [org, name],
+      )
+    )[0];
   },
   async update(
     db: Queryable,
