@@ -54,4 +54,32 @@ describe('tags', () => {
     const card = archived.getByRole('article', { name });
     await card.getByText('Project: /').waitFor();
   });
+
+  it('Escape in the Placements picker closes only the picker: the dialog and what was typed stay', async () => {
+    const page = session.page();
+    await page.getByRole('searchbox', { name: 'Search tags' }).fill('');
+    await page.getByRole('button', { name: 'Add tag' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create new tag.' });
+    await dialog.getByLabel(/^Name/).fill('Typed before the picker');
+    const picker = dialog.getByRole('combobox', { name: 'Placements' });
+    // the list open: Escape closes the list
+    await picker.fill(placementName.slice(0, 6));
+    await page.getByRole('option', { name: placementName }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    expect(await dialog.isVisible()).toBe(true);
+    // an option chosen (the list closes by itself), focus still in the picker: Escape leaves the picker
+    await picker.fill(placementName);
+    await page.getByRole('option', { name: placementName }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    expect(await picker.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel(/^Name/).inputValue()).toBe('Typed before the picker');
+    await dialog.getByRole('button', { name: placementName }).waitFor(); // the chosen chip
+    // outside the picker, Escape closes the dialog as before
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
 });

@@ -51,15 +51,31 @@ describe('videos', () => {
     await page.getByRole('button', { name: 'Open folder Level 1' }).waitFor();
   });
 
-  it('refuses to delete a folder that is not empty, with the server detail', async () => {
+  it('says what a non-empty folder holds and offers no Delete; deletes an empty one', async () => {
     const page = session.page();
     await page.getByRole('button', { name: 'Delete folder Level 1' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /^Bad Request: / })
+    const dialog = page.getByRole('dialog', { name: 'Delete folder Level 1?' });
+    await dialog
+      .getByText(
+        'This folder holds 1 folder. Only an empty folder can be deleted: move or delete them first.',
+      )
       .waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(await dialog.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const api = await loginApi();
+    const tree = await api.call<VideoTree>('GET', API.videos);
+    const top = tree.folders.find((f) => f.name === folder)!;
+    await api.call('POST', API.folder, { name: 'Empty one', parent: top.id });
+    await page.goto(`/videos?folder=${top.id}`);
+    await page.getByRole('button', { name: 'Delete folder Empty one' }).click();
+    const empty = page.getByRole('dialog', { name: 'Delete folder Empty one?' });
+    await empty.getByText('The empty folder is removed.').waitFor();
+    await empty.getByRole('button', { name: 'Delete' }).click();
+    await expectStatus(page, 'Successfully deleted folder');
+    await page.getByRole('button', { name: 'Open folder Empty one' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open folder Level 1' }).waitFor();
   });
 
   it('uploads a generated video with its entry in Ongoing tasks', async () => {

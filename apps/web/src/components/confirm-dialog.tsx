@@ -17,6 +17,8 @@ interface Props {
   requireName?: string;
   danger?: boolean;
   busy?: boolean;
+  /** The confirm button stays disabled (the message says why). */
+  blocked?: boolean;
   onConfirm(): void;
   onClose(): void;
 }
@@ -34,9 +36,19 @@ export function ConfirmDialog(props: Props) {
   );
 }
 
-function ConfirmBody({ title, message, confirmLabel, requireName, danger, busy, onConfirm, onClose }: Props) {
+function ConfirmBody({
+  title,
+  message,
+  confirmLabel,
+  requireName,
+  danger,
+  busy,
+  blocked,
+  onConfirm,
+  onClose,
+}: Props) {
   const [typed, setTyped] = useState('');
-  const ok = requireName === undefined || confirmNameMatches(typed, requireName);
+  const ok = !blocked && (requireName === undefined || confirmNameMatches(typed, requireName));
   return (
     <form
       onSubmit={(e) => {

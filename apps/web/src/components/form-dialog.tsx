@@ -20,6 +20,17 @@ interface Props {
   children: ReactNode;
 }
 
+/**
+ * Escape pressed in a picker (an Autocomplete) closes only the picker: its open list closes itself
+ * (MUI stops that Escape); with the list already closed, the focus leaves the picker instead of the
+ * dialog closing and losing what was typed. The next Escape closes the dialog. True when handled.
+ */
+function leavePicker(target: EventTarget | null | undefined): boolean {
+  if (!(target instanceof HTMLElement) || !target.closest('.MuiAutocomplete-root')) return false;
+  target.blur();
+  return true;
+}
+
 /** The generic modal of the spec: a form with Save and Close. */
 export function FormDialog({
   open,
@@ -34,7 +45,15 @@ export function FormDialog({
   children,
 }: Props) {
   return (
-    <Dialog open={open} onClose={onClose} maxWidth={maxWidth} aria-labelledby="form-dialog-title">
+    <Dialog
+      open={open}
+      onClose={(event: { target?: EventTarget | null }, reason) => {
+        if (reason === 'escapeKeyDown' && leavePicker(event.target)) return;
+        onClose();
+      }}
+      maxWidth={maxWidth}
+      aria-labelledby="form-dialog-title"
+    >
       <form
         noValidate
         onSubmit={(e) => {

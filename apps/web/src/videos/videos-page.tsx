@@ -252,15 +252,30 @@ export default function VideosPage() {
         }
         message={
           deleting?.kind === 'folder'
-            ? 'Only an empty folder can be deleted. Move or delete its videos and folders first.'
+            ? folderDeleteMessage(deleting.folder)
             : 'The video and its detections are removed. This cannot be undone.'
         }
         confirmLabel="Delete"
         danger
+        blocked={deleting?.kind === 'folder' && !folderIsEmpty(deleting.folder)}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}
       />
     </PageLayout>
   );
+}
+
+const folderIsEmpty = (f: Folder) => f.folders.length === 0 && f.videos.length === 0;
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What the delete dialog says of a folder: the server deletes only empty ones, so say so before the click. */
+function folderDeleteMessage(f: Folder): string {
+  if (folderIsEmpty(f)) return 'The empty folder is removed.';
+  const parts = [
+    f.folders.length > 0 ? count(f.folders.length, 'folder', 'folders') : '',
+    f.videos.length > 0 ? count(f.videos.length, 'video', 'videos') : '',
+  ].filter(Boolean);
+  return `This folder holds ${parts.join(' and ')}. Only an empty folder can be deleted: move or delete them first.`;
 }
