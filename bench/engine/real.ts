@@ -162,6 +162,7 @@ let placementRight = 0;
 let placementAll = 0;
 const boardsShirts24 = { tp: 0, fn: 0 };
 const renders: string[] = [];
+const falseWhy = { quad: 0, brand: 0, none: 0 };
 for (const f of truth.frames) {
   const dets = shown.get(f) ?? [];
   const used = new Set<number>();
@@ -200,6 +201,15 @@ for (const f of truth.frames) {
   }
   dets.forEach((d, i) => {
     if (used.has(i) || ignored.has(i)) return;
+    // why it is false: the right brand at an off quad, another brand's logo, or nothing labelled
+    const near = (same: boolean) =>
+      Math.max(
+        0,
+        ...f.instances
+          .filter((t) => (t.brand === d.brand) === same)
+          .map((t) => engine.quadIoU(d.quad, t.quad)),
+      );
+    falseWhy[near(true) >= 0.2 ? 'quad' : near(false) >= 0.2 ? 'brand' : 'none']++;
     const kind = photo ? 'photo' : d.overlay ? 'overlay' : 'board';
     for (const k of [kind, band(d.quad), photo ? 'photos' : 'broadcast', 'all']) tally(k).fp++;
   });
@@ -283,6 +293,10 @@ say(
   `| placement accuracy >= 0.95 | ${placement.toFixed(3)} (${placementRight}/${placementAll}) | ${met(placement >= 0.95)} |`,
 );
 say();
+say(
+  `False detections: ${falseWhy.quad} of a labelled logo of that brand at an off quad (IoU 0.2-0.5), ` +
+    `${falseWhy.brand} over another brand's logo, ${falseWhy.none} where nothing is labelled.`,
+);
 say(
   `False tracks: ${
     tracks

@@ -5,6 +5,7 @@ import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame } from './follow.ts';
 import type { ThumbExample } from './appearance.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions, type FrameHit } from './hits.ts';
+import { contentIn } from './content.ts';
 import { maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
@@ -320,7 +321,16 @@ function toDetection(
   for (const h of t.hits) votes.set(h.example, (votes.get(h.example) ?? 0) + h.score);
   const example = [...votes].sort((a, b) => b[1] - a[1])[0][0];
   const ex = examples[example];
-  const coordinates = trackSegments(t, stepMs, endMs);
+  // Each hit places its example's outline; what is reported is the logo inside it.
+  const logo = (h: { example: number; quad: number[] }) => {
+    const e = examples[h.example];
+    return contentIn(h.quad, brands[e.brand].examples[e.local]);
+  };
+  const coordinates = trackSegments(
+    { ...t, hits: t.hits.map((h) => ({ ...h, quad: logo(h) })) },
+    stepMs,
+    endMs,
+  );
   return {
     brandId: brands[t.brand].brandId,
     exampleId: brands[ex.brand].examples[ex.local]?.id ?? null,

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { readText } from './ocr.ts';
+import { textContent } from './content.ts';
 import { getCv } from './opencv.ts';
 import type { RgbaImage } from './image-io.ts';
 
@@ -10,7 +11,7 @@ import type { RgbaImage } from './image-io.ts';
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
  */
-export const INDEX_FORMAT = 'orb5';
+export const INDEX_FORMAT = 'orb6';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -38,6 +39,12 @@ export interface IndexedExample {
    * example's pixels: what the text route looks for in frames. Empty for a mark without words.
    */
   text?: ExampleText[];
+  /**
+   * Where the logo is inside the example when that is less than the whole image (a board's words
+   * cut from footage with some of the board around them): corners in example pixels. Detections
+   * report this part of the placed example. Absent: the whole example is the logo.
+   */
+  content?: number[];
 }
 
 /** A line of text of an example logo. */
@@ -135,7 +142,8 @@ export async function buildBrandIndex(
     if (logo.hasAlpha)
       thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     const text = await exampleText(logo);
-    examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs, text });
+    const content = textContent(logo, text);
+    examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs, text, content });
     for (const bg of backgrounds) {
       for (const s of SCALES) {
         if (Math.max(logo.width, logo.height) * s < 32) continue;

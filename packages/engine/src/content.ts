@@ -1,0 +1,101 @@
+import type { RgbaImage } from './image-io.ts';
+import { applyH, quadToQuad, type Quad } from './geometry.ts';
+
+/** Share of an example's edges that must lie on its words for the words to be the logo. */
+const TEXT_EDGE_SHARE = 0.85;
+/** The words' region reaches this share of a line's height beyond each line (serifs, strokes). */
+const LINE_MARGIN = 0.3;
+/** A line whose corner is this close to the example's edge (px) is cut by it. */
+const EDGE = 1;
+/** Fewest characters of a line, shorter than half the longest, that is part of the logo. */
+const MIN_OWN_LINE = 4;
+
+/**
+ * Where the logo is inside an example image, when that is less than the whole image: an example cut
+ * from footage or a screenshot holds the logo with some of its ground around it, often a board's
+ * slanted words inside an upright box. When the example is one line of words (beside scraps of
+ * its neighbours cut by the crop) and those words carry nearly all of its edges, the words are the
+ * logo and their own (possibly slanted) quad is returned. Otherwise (a mark, a crest or a badge
+ * around its words, several lines, a clean logo file) the whole image is the logo: undefined. Corners in the example's pixels,
+ * clockwise from the top-left.
+ */
+export function textContent(logo: RgbaImage, lines: { text: string; quad: number[] }[]): Quad | undefined {
+  if (logo.hasAlpha || lines.length === 0) return undefined; // a cut-out is already trimmed
+  const { width: w, height: h, data } = logo;
+  const grey = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++)
+    grey[i] = 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2];
+  const grown = lines.map((l) => grow(l.quad, LINE_MARGIN));
+  let inside = 0;
+  let all = 0;
+  // gradient magnitude away from the image's own border (a crop's edge is no edge of the logo)
+  for (let y = 2; y < h - 2; y++) {
+    for (let x = 2; x < w - 2; x++) {
+      const i = y * w + x;
+      const e = Math.abs(grey[i + 1] - grey[i - 1]) + Math.abs(grey[i + w] - grey[i - w]);
+      all += e;
+      if (grown.some((q) => insideConvex(q, x + 0.5, y + 0.5))) inside += e;
+    }
+  }
+  if (all === 0 || inside / all < TEXT_EDGE_SHARE) return undefined;
+  // A short line cut by the example's edge, or a scrap of a few letters, is the ground around the
+  // logo (the next board's words), not the logo: the crop's own line may touch the edge too, but
+  // it is the longest.
+  const longest = Math.max(...lines.map((l) => l.text.length));
+  const cut = (q: number[]) => q.some((v, i) => v <= EDGE || v >= (i % 2 === 0 ? w : h) - EDGE);
+  const words = lines.filter(
+    (l) => l.text.length >= longest / 2 || (!cut(l.quad) && l.text.length >= MIN_OWN_LINE),
+  );
+  // Several lines (a badge, a stacked wordmark, a score bug) are a designed logo: the whole image.
+  return words.length === 1 ? clip(words[0].quad, w, h) : undefined;
+}
+
+/** The part of the example that is the logo (`content`, example pixels) where `outline` shows the whole example. */
+export function contentIn(outline: Quad, ex: { width: number; height: number; content?: Quad }): Quad {
+  if (!ex.content) return outline;
+  const H = quadToQuad([0, 0, ex.width, 0, ex.width, ex.height, 0, ex.height], outline);
+  if (!H) return outline;
+  const out: number[] = [];
+  for (let k = 0; k < 4; k++) out.push(...applyH(H, ex.content[k * 2], ex.content[k * 2 + 1]));
+  return out.every(Number.isFinite) ? out : outline;
+}
+
+/** A line's quad grown by `share` of its height on every side, along its own axes. */
+function grow(q: number[], share: number): Quad {
+  const len = (ax: number, ay: number) => Math.hypot(ax, ay) || 1;
+  const ux = (q[2] - q[0]) / len(q[2] - q[0], q[3] - q[1]);
+  const uy = (q[3] - q[1]) / len(q[2] - q[0], q[3] - q[1]);
+  const vx = (q[6] - q[0]) / len(q[6] - q[0], q[7] - q[1]);
+  const vy = (q[7] - q[1]) / len(q[6] - q[0], q[7] - q[1]);
+  const d = share * Math.hypot(q[6] - q[0], q[7] - q[1]);
+  const signs = [
+    [-1, -1],
+    [1, -1],
+    [1, 1],
+    [-1, 1],
+  ];
+  return signs.flatMap(([su, sv], k) => [
+    q[k * 2] + d * (su * ux + sv * vx),
+    q[k * 2 + 1] + d * (su * uy + sv * vy),
+  ]);
+}
+
+/** Whether a point lies inside a convex quad (either winding). */
+function insideConvex(q: Quad, x: number, y: number): boolean {
+  let sign = 0;
+  for (let k = 0; k < 4; k++) {
+    const ax = q[k * 2];
+    const ay = q[k * 2 + 1];
+    const bx = q[((k + 1) % 4) * 2];
+    const by = q[((k + 1) % 4) * 2 + 1];
+    const c = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+    if (c === 0) continue;
+    if (sign === 0) sign = Math.sign(c);
+    else if (Math.sign(c) !== sign) return false;
+  }
+  return true;
+}
+
+function clip(q: number[], w: number, h: number): Quad {
+  return q.map((v, i) => Math.min(i % 2 === 0 ? w : h, Math.max(0, v)));
+}

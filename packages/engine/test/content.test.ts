@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { contentIn, textContent } from '../src/content.ts';
+import { quadIoU } from '../src/geometry.ts';
+import type { RgbaImage } from '../src/image-io.ts';
+
+/** An opaque dark example (w x h) with bright vertical strokes wherever `ink(x, y)` holds. */
+function example(w: number, h: number, ink: (x: number, y: number) => boolean): RgbaImage {
+  const data = Buffer.alloc(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const v = ink(x, y) && x % 6 < 3 ? 230 : 30;
+      data.set([v, v, v, 255], (y * w + x) * 4);
+    }
+  return { width: w, height: h, data, hasAlpha: false };
+}
+
+/** Whether (x, y) is inside the parallelogram of a slanted line: top edge from (20, 10) to (380, 46). */
+const inSlantedLine = (x: number, y: number) => {
+  const top = 10 + ((x - 20) * 36) / 360;
+  return x >= 20 && x < 380 && y >= top && y < top + 30;
+};
+const LINE = [20, 10, 380, 46, 380, 76, 20, 40];
+
+describe('the logo inside an example (content quad)', () => {
+  it('is the slanted line of words of a board cut as an upright box', () => {
+    const img = example(400, 90, inSlantedLine);
+    const content = textContent(img, [{ text: 'EVERYWHERE', quad: LINE }]);
+    expect(content).toBeDefined();
+    expect(quadIoU(content!, LINE)).toBeGreaterThan(0.99);
+  });
+
+  it('ignores a scrap of the next board cut by the crop, and is the whole image for a designed logo', () => {
+    const scrap = { text: 'ERE', quad: [300, 0, 398, 0, 398, 8, 300, 8] };
+    const img = example(400, 90, (x, y) => inSlantedLine(x, y) || (x >= 300 && y < 8));
+    expect(quadIoU(textContent(img, [{ text: 'EVERYWHERE', quad: LINE }, scrap])!, LINE)).toBeGreaterThan(
+      0.99,
+    );
+    // a frame drawn around the words: edges the words do not carry, so the whole image is the logo
+    const framed = example(
+      400,
+      90,
+      (x, y) => inSlantedLine(x, y) || x < 6 || x >= 394 || y < 4 || y >= 86 || (y > 80 && x % 2 === 0),
+    );
+    expect(textContent(framed, [{ text: 'EVERYWHERE', quad: LINE }])).toBeUndefined();
+    // two lines of words (a stacked wordmark, a badge): the whole image
+    const two = example(400, 90, (x, y) => (y > 5 && y < 35) || (y > 50 && y < 80));
+    const lines = [
+      { text: 'DUFF', quad: [10, 5, 390, 5, 390, 35, 10, 35] },
+      { text: 'BEER', quad: [10, 50, 390, 50, 390, 80, 10, 80] },
+    ];
+    expect(textContent(two, lines)).toBeUndefined();
+    // a cut-out logo (transparent ground) is already trimmed to itself
+    expect(textContent({ ...img, hasAlpha: true }, [{ text: 'EVERYWHERE', quad: LINE }])).toBeUndefined();
+  });
+
+  it('is carried into the frame by the homography that placed the example', () => {
+    const ex = { width: 400, height: 90, content: LINE };
+    // the example placed at half size, shifted by (100, 200)
+    const outline = [100, 200, 300, 200, 300, 245, 100, 245];
+    const placed = contentIn(outline, ex);
+    const want = LINE.map((v, i) => (i % 2 === 0 ? 100 + v / 2 : 200 + v / 2));
+    placed.forEach((v, i) => expect(v).toBeCloseTo(want[i], 6));
+    expect(contentIn(outline, { width: 400, height: 90 })).toBe(outline);
+  });
+});
