@@ -42,6 +42,10 @@ async function main(argv: string[]) {
         email: values.email,
       });
       console.log(user.id);
+      if (user.newApiKey)
+        console.error(
+          `created organization '${values.organization}'; its API key, shown only now: ${user.newApiKey}`,
+        );
     } else {
       await setPassword(db, need('username'), need('password'));
       console.log(`password of ${values.username} changed`);

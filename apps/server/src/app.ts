@@ -87,7 +87,12 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
       },
       components: {
         securitySchemes: {
-          token: { type: 'apiKey', in: 'header', name: 'Authorization', description: "'Token {token}'" },
+          token: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: "'Token {token}' (a user's session) or 'Api-Key {key}' (the organization's API key)",
+          },
         },
       },
       security: [{ token: [] }],

@@ -15,7 +15,11 @@ export interface AppContext {
 
 /** The signed-in caller, set by the auth hook. */
 export interface Caller {
-  userId: number;
+  /** The signed-in user; null for a call made with the organization's API key. */
+  userId: number | null;
   organizationId: number;
+  /** Hash of the session token, or of the API key. */
   tokenHash: string;
+  /** Set for a call made with the API key: how the key is shown (masked). */
+  apiKey?: string;
 }

@@ -11,3 +11,4 @@ export class HttpError extends Error {
 export const badRequest = (detail: string) => new HttpError(400, detail);
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
 export const unauthorized = (detail = 'Invalid token.') => new HttpError(401, detail);
+export const forbidden = (detail: string) => new HttpError(403, detail);

@@ -25,7 +25,7 @@ describe('accounts and sessions', () => {
     expect(Object.keys(body).sort()).toEqual(['organization', 'token', 'user']);
     expect(body.user.username).toBe('admin');
     expect(body.organization.name).toBe('My organization');
-    expect(body.organization.api_key).toMatch(/^[0-9a-f]{48}$/);
+    expect(body.organization.api_key).toMatch(/^•{12}[0-9a-f]{4}$/); // masked (see api-keys.test.ts)
     // At least 128 random bits, and only the hash is stored.
     expect(Buffer.from(body.token, 'base64url').length).toBeGreaterThanOrEqual(16);
     const rows = await s.ctx.db.query<{ token_hash: string }>('SELECT token_hash FROM sessions');

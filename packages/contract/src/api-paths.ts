@@ -3,6 +3,8 @@ export const API = {
   login: '/api/profile/login/',
   logout: '/api/profile/logout/',
   profile: '/api/profile/',
+  /** POST: a new API key for the organization (shown once); the old one stops working. */
+  apiKeyRotate: '/api/profile/api-key/rotate/',
   brands: '/api/brands/',
   brandCreate: '/api/brands/create/',
   brandDeactivate: '/api/brands/deactivate/',

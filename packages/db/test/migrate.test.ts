@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,24 @@ describe('brand names unique per organization (008)', () => {
     await expect(
       db.query('INSERT INTO brands(organization_id, name) VALUES ($1, $2)', [a.id, ' milan']),
     ).rejects.toThrow(/unique|duplicate/i);
+    await db.close();
+  });
+});
+
+describe('API keys stored hashed (009)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'db-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('hashes existing plaintext keys (they keep working) and drops the plaintext', async () => {
+    const db = await openDatabase({ dataDir: dir });
+    await migrate(db, { before: '009' });
+    const key = 'a'.repeat(44) + '3f9a';
+    await db.query("INSERT INTO organizations(name, api_key) VALUES ('A', $1)", [key]);
+    expect(await migrate(db)).toContain('009_api_keys.sql');
+    const [org] = await db.query<Record<string, unknown>>('SELECT * FROM organizations');
+    expect(org.api_key_hash).toBe(createHash('sha256').update(key).digest('hex'));
+    expect(org.api_key_hint).toBe('3f9a');
+    expect(JSON.stringify(org)).not.toContain(key);
     await db.close();
   });
 });

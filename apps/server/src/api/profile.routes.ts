@@ -1,13 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import { API, LoginBody, ProfileUpdateBody } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { badRequest, HttpError } from '../errors.ts';
 import { decoyHash, verifyPassword } from '../auth/password.ts';
 import { AccountThrottle } from '../auth/account-throttle.ts';
 import { LoginLimiter } from '../auth/login-limiter.ts';
-import { newToken, tokenHash } from '../auth/tokens.ts';
+import { newApiKey, newToken, tokenHash } from '../auth/tokens.ts';
 import { accountsRepository as repo } from '../repositories/accounts.repository.ts';
 import { profileOf } from '../services/accounts.service.ts';
-import { callerOf } from './auth-hook.ts';
+import { callerOf, orgOf, userOf } from './auth-hook.ts';
 import { Detail, ErrorRef, errors, Ref, routes } from './route-kit.ts';
 
 const SESSION_DAYS = 30;
@@ -67,6 +68,7 @@ export const profileRoutes = (ctx: AppContext) =>
       API.logout,
       { schema: { tags: ['profile'], response: { 200: Detail, 401: ErrorRef } } },
       async (req) => {
+        userOf(req);
         await repo.deleteSession(ctx.db, callerOf(req).tokenHash);
         return { detail: 'Logged out.' };
       },
@@ -75,7 +77,7 @@ export const profileRoutes = (ctx: AppContext) =>
     app.get(
       API.profile,
       { schema: { tags: ['profile'], response: { 200: Ref('Profile'), ...errors } } },
-      async (req) => profileOf(ctx.db, callerOf(req).userId),
+      async (req) => profileOf(ctx.db, userOf(req)),
     );
 
     app.put(
@@ -84,9 +86,27 @@ export const profileRoutes = (ctx: AppContext) =>
         schema: { tags: ['profile'], body: ProfileUpdateBody, response: { 200: Ref('Profile'), ...errors } },
       },
       async (req) => {
-        const { userId } = callerOf(req);
+        const userId = userOf(req);
         await repo.updateProfile(ctx.db, userId, req.body.user);
         return profileOf(ctx.db, userId);
+      },
+    );
+
+    app.post(
+      API.apiKeyRotate,
+      {
+        schema: {
+          tags: ['profile'],
+          description:
+            "Replaces the organization's API key and returns the new one, shown only in this answer (the profile shows it masked). The old key stops working at once. Only a signed-in user can rotate.",
+          response: { 200: Type.Object({ api_key: Type.String() }), ...errors },
+        },
+      },
+      async (req) => {
+        userOf(req);
+        const key = newApiKey();
+        await repo.setApiKey(ctx.db, orgOf(req), key);
+        return { api_key: key.key };
       },
     );
   });

@@ -3,7 +3,8 @@ import type { Queryable } from '@logo-review/db';
 export interface OrganizationRow {
   id: number;
   name: string;
-  api_key: string;
+  /** The last characters of the API key (the key itself is stored only as a hash). */
+  api_key_hint: string;
 }
 export interface UserRow {
   id: number;
@@ -22,23 +23,45 @@ export const accountsRepository = {
   },
   async organizationByName(db: Queryable, name: string): Promise<OrganizationRow | undefined> {
     return (
-      await db.query<OrganizationRow>('SELECT id, name, api_key FROM organizations WHERE name = $1', [name])
+      await db.query<OrganizationRow>('SELECT id, name, api_key_hint FROM organizations WHERE name = $1', [
+        name,
+      ])
     )[0];
   },
   async organizationById(db: Queryable, id: number): Promise<OrganizationRow | undefined> {
     return (
-      await db.query<OrganizationRow>('SELECT id, name, api_key FROM organizations WHERE id = $1', [id])
+      await db.query<OrganizationRow>('SELECT id, name, api_key_hint FROM organizations WHERE id = $1', [id])
     )[0];
   },
   async allOrganizationIds(db: Queryable): Promise<number[]> {
     return (await db.query<{ id: number }>('SELECT id FROM organizations ORDER BY id')).map((r) => r.id);
   },
-  async insertOrganization(db: Queryable, name: string, apiKey: string): Promise<OrganizationRow> {
+  async insertOrganization(
+    db: Queryable,
+    name: string,
+    key: { hash: string; hint: string },
+  ): Promise<OrganizationRow> {
     const [r] = await db.query<OrganizationRow>(
-      'INSERT INTO organizations(name, api_key) VALUES ($1, $2) RETURNING id, name, api_key',
-      [name, apiKey],
+      'INSERT INTO organizations(name, api_key_hash, api_key_hint) VALUES ($1, $2, $3) RETURNING id, name, api_key_hint',
+      [name, key.hash, key.hint],
     );
     return r;
+  },
+  async organizationByApiKeyHash(db: Queryable, hash: string): Promise<OrganizationRow | undefined> {
+    return (
+      await db.query<OrganizationRow>(
+        'SELECT id, name, api_key_hint FROM organizations WHERE api_key_hash = $1',
+        [hash],
+      )
+    )[0];
+  },
+  /** Replaces the organization's API key: the old one stops working at once. */
+  async setApiKey(db: Queryable, org: number, key: { hash: string; hint: string }): Promise<void> {
+    await db.query('UPDATE organizations SET api_key_hash = $2, api_key_hint = $3 WHERE id = $1', [
+      org,
+      key.hash,
+      key.hint,
+    ]);
   },
   async userByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
     return (await db.query<UserRow>('SELECT * FROM users WHERE username = $1', [username]))[0];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Organization, Profile, User } from '@logo-review/contract';
 import type { Database, Queryable } from '@logo-review/db';
 import { hashPassword } from '../auth/password.ts';
-import { newApiKey } from '../auth/tokens.ts';
+import { maskedApiKey, newApiKey } from '../auth/tokens.ts';
 import {
   accountsRepository as repo,
   type OrganizationRow,
@@ -20,7 +20,7 @@ export const toUser = (u: UserRow): User => ({
 export const toOrganization = (o: OrganizationRow): Organization => ({
   id: o.id,
   name: o.name,
-  api_key: o.api_key,
+  api_key: maskedApiKey(o.api_key_hint),
 });
 
 export async function profileOf(db: Queryable, userId: number): Promise<Profile> {
@@ -31,12 +31,16 @@ export async function profileOf(db: Queryable, userId: number): Promise<Profile>
 }
 
 /** Creates the organization when missing (with its automatic placements). */
-export async function ensureOrganization(db: Queryable, name: string): Promise<OrganizationRow> {
+export async function ensureOrganization(
+  db: Queryable,
+  name: string,
+): Promise<OrganizationRow & { newApiKey?: string }> {
   const existing = await repo.organizationByName(db, name);
   if (existing) return existing;
-  const org = await repo.insertOrganization(db, name, newApiKey());
+  const key = newApiKey();
+  const org = await repo.insertOrganization(db, name, key);
   await placementsRepository.ensureAutomatic(db, org.id);
-  return org;
+  return { ...org, newApiKey: key.key };
 }
 
 export interface NewUser {
@@ -48,7 +52,8 @@ export interface NewUser {
   email?: string;
 }
 
-export async function createUser(db: Database, u: NewUser): Promise<UserRow> {
+/** Creates the user (and its organization when new: `newApiKey` is then that organization's key, shown once). */
+export async function createUser(db: Database, u: NewUser): Promise<UserRow & { newApiKey?: string }> {
   if (!u.organization.trim()) throw new Error('--organization must not be empty');
   if (!/^[\w.@+-]{1,150}$/.test(u.username)) {
     throw new Error('--username may hold 1 to 150 letters, digits and . @ + - _');
@@ -59,7 +64,7 @@ export async function createUser(db: Database, u: NewUser): Promise<UserRow> {
     if (await repo.userByUsername(tx, u.username))
       throw new Error(`A user named '${u.username}' already exists`);
     const org = await ensureOrganization(tx, u.organization.trim());
-    return repo.insertUser(tx, {
+    const user = await repo.insertUser(tx, {
       organization_id: org.id,
       username: u.username,
       password_hash: hash,
@@ -67,6 +72,7 @@ export async function createUser(db: Database, u: NewUser): Promise<UserRow> {
       last_name: u.lastName ?? '',
       email: u.email ?? '',
     });
+    return { ...user, newApiKey: org.newApiKey };
   });
 }
 

@@ -12,4 +12,6 @@ export const profileApi = {
   logout: () => http.post<unknown>(API.logout),
   get: () => http.get<Profile>(API.profile),
   update: (body: ProfileUpdateBody) => http.put<Profile>(API.profile, { json: body }),
+  /** A new organization API key, returned only this once; the old key stops working. */
+  rotateApiKey: () => http.post<{ api_key: string }>(API.apiKeyRotate),
 };

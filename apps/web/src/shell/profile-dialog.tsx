@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -17,6 +18,7 @@ import { profileApi } from '../api/profile-api';
 import { QK } from '../api/query-keys';
 import { notify } from '../state/status-store';
 import { isValidEmail } from '../components/validation';
+import { formatError } from '../api/api-error';
 
 export type ProfileView = 'profile' | 'organization';
 
@@ -123,7 +125,20 @@ function ProfileForm({ profile, onClose }: { profile: Profile | undefined; onClo
 }
 
 function OrganizationView({ profile, onClose }: { profile: Profile | undefined; onClose(): void }) {
-  const apiKey = profile?.organization.api_key ?? '';
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  /** The new key, shown in full only until the dialog closes. */
+  const [fresh, setFresh] = useState<string | null>(null);
+  const rotate = useMutation({
+    mutationFn: profileApi.rotateApiKey,
+    onSuccess: (r) => {
+      setFresh(r.api_key);
+      setConfirming(false);
+      return queryClient.invalidateQueries({ queryKey: QK.profile });
+    },
+    onError: (error) => notify.error(formatError(error, 'Error rotating the API key')),
+  });
+  const apiKey = fresh ?? profile?.organization.api_key ?? '';
   return (
     <>
       <DialogContent>
@@ -136,11 +151,16 @@ function OrganizationView({ profile, onClose }: { profile: Profile | undefined; 
           <TextField
             label="API key"
             value={apiKey}
+            helperText={
+              fresh
+                ? 'Copy the new key now: it is shown only this once. The old key no longer works.'
+                : 'Scripts send it as "Authorization: Api-Key <key>". Only a masked form is kept for display.'
+            }
             slotProps={{
               input: {
                 readOnly: true,
                 sx: { fontFamily: 'monospace' },
-                endAdornment: (
+                endAdornment: fresh ? (
                   <InputAdornment position="end">
                     <Tooltip title="Copy API key">
                       <IconButton
@@ -148,7 +168,7 @@ function OrganizationView({ profile, onClose }: { profile: Profile | undefined; 
                         edge="end"
                         onClick={() =>
                           void navigator.clipboard
-                            ?.writeText(apiKey)
+                            ?.writeText(fresh)
                             .then(() => notify.info('API key copied.'))
                         }
                       >
@@ -156,13 +176,39 @@ function OrganizationView({ profile, onClose }: { profile: Profile | undefined; 
                       </IconButton>
                     </Tooltip>
                   </InputAdornment>
-                ),
+                ) : undefined,
               },
             }}
           />
+          {confirming && (
+            <Alert
+              severity="warning"
+              action={
+                <Stack direction="row" spacing={1}>
+                  <Button color="inherit" size="small" onClick={() => setConfirming(false)}>
+                    Cancel
+                  </Button>
+                  <Button
+                    color="warning"
+                    size="small"
+                    variant="contained"
+                    disabled={rotate.isPending}
+                    onClick={() => rotate.mutate()}
+                  >
+                    Rotate
+                  </Button>
+                </Stack>
+              }
+            >
+              Scripts using the current key will stop working.
+            </Alert>
+          )}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button color="warning" disabled={confirming || rotate.isPending} onClick={() => setConfirming(true)}>
+          Rotate API key
+        </Button>
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
     </>
