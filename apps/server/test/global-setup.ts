@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -8,6 +8,8 @@ import { closeContext, createContext } from '../src/server.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    /** Where the security suite counts its cases (security/ledger.ts). */
+    securityLedger: string;
   }
 }
 
@@ -29,5 +31,14 @@ export default async function setup(project: TestProject) {
   );
   await closeContext(ctx);
   project.provide('pgliteTemplate', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const ledger = path.join(dir, 'security-ledger.tsv');
+  writeFileSync(ledger, '');
+  project.provide('securityLedger', ledger);
+  return () => {
+    const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean);
+    const tried = lines.filter((l) => l.startsWith('tried\t')).length;
+    const held = lines.filter((l) => l.startsWith('held\t')).length;
+    if (tried > 0) console.log(`security: ${tried} cases tried, ${held} held`);
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart, startTestServer, type Client, type TestServer } from './harness.ts';
-import { pngLogo } from './fixtures.ts';
+import { multipart, startTestServer, type Client, type TestServer } from '../harness.ts';
+import { pngLogo } from '../fixtures.ts';
+import { attack } from './ledger.ts';
 
 let s: TestServer;
 let c: Client;
@@ -24,23 +25,27 @@ function expectAppHeaders(h: Record<string, unknown>) {
   expect(h['x-content-type-options']).toBe('nosniff');
 }
 
+// OWASP ASVS 5.0, V3.4 Browser Security Mechanisms (CSP, nosniff, Referrer-Policy, framing).
 describe('security headers', () => {
-  it('are on the app page, on API answers (also errors and 401s), and on the API docs', async () => {
-    for (const r of [
-      await s.app.inject({ method: 'GET', url: '/' }),
-      await s.app.inject({ method: 'GET', url: '/brands' }),
-      await c.get('/api/brands/'),
-      await s.app.inject({ method: 'GET', url: '/api/brands/' }),
-      await s.app.inject({ method: 'GET', url: '/api/no-such-call/' }),
-      await s.app.inject({ method: 'GET', url: '/api/docs/' }),
-      await s.app.inject({ method: 'GET', url: '/api/openapi.json' }),
-    ]) {
-      expectAppHeaders(r.headers);
-    }
+  it('V3.4.3 V3.4.4 V3.4.5 V3.4.6: CSP, nosniff, Referrer-Policy and no framing on the app page, API answers (also errors and 401s) and the API docs', async () => {
+    for (const url of [
+      '/',
+      '/brands',
+      '/api/brands/',
+      '/api/no-such-call/',
+      '/api/docs/',
+      '/api/openapi.json',
+    ])
+      await attack(`headers on ${url}`, async () =>
+        expectAppHeaders((await s.app.inject({ method: 'GET', url })).headers),
+      );
+    await attack('headers on a signed-in API answer', async () =>
+      expectAppHeaders((await c.get('/api/brands/')).headers),
+    );
     expect((await s.app.inject({ method: 'GET', url: '/api/brands/' })).statusCode).toBe(401);
   });
 
-  it('give media files their own sandboxing policy instead (an SVG logo cannot run a script)', async () => {
+  it('V3.4.3 V5.3.x: media files get their own sandboxing policy instead (an SVG logo cannot run a script)', async () => {
     const r = await c.req({
       method: 'POST',
       url: '/api/brands/create/',
