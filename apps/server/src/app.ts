@@ -13,6 +13,7 @@ import type { AppContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerAuth } from './api/auth-hook.ts';
+import { registerAudit } from './api/audit-hook.ts';
 import { createValidators, formatValidationError } from './api/validation.ts';
 import { profileRoutes } from './api/profile.routes.ts';
 import { brandsRoutes } from './api/brands.routes.ts';
@@ -114,6 +115,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   });
 
   registerAuth(app, ctx);
+  registerAudit(app, ctx);
 
   const webIndex = path.join(ctx.config.webDist, 'index.html');
   const hasWeb = existsSync(webIndex);

@@ -102,4 +102,38 @@ describe('organization API keys', () => {
     ).toBe(401);
     expect((await withKey(ann.token, 'GET', '/api/brands/')).statusCode).toBe(401);
   });
+
+  it('the audit trail names the key, not a user, for changes made with it', async () => {
+    const fresh = (await ann.post('/api/profile/api-key/rotate/')).json().api_key;
+    const r = await withKey(fresh, 'POST', '/api/videos/placements/', {
+      localized_name: 'Audited',
+      color: '#0000ff',
+    });
+    expect(r.statusCode).toBe(201);
+    const rows = await s.ctx.db.query<{
+      user_id: number | null;
+      api_key: string | null;
+      route: string;
+      method: string;
+    }>('SELECT user_id, api_key, route, method FROM audit_log ORDER BY id');
+    const last = rows[rows.length - 1];
+    expect(last).toEqual({
+      user_id: null,
+      api_key: `••••••••••••${fresh.slice(-4)}`,
+      route: '/api/videos/placements/',
+      method: 'POST',
+    });
+    // the rotation just before was made by ann, as ann
+    const [annRow] = await s.ctx.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'ann'");
+    expect(rows[rows.length - 2]).toEqual({
+      user_id: annRow.id,
+      api_key: null,
+      route: '/api/profile/api-key/rotate/',
+      method: 'POST',
+    });
+    // failed calls change nothing and are not entries
+    const before = rows.length;
+    expect((await withKey(fresh, 'POST', '/api/videos/placements/', { color: 'red' })).statusCode).toBe(400);
+    expect((await s.ctx.db.query('SELECT id FROM audit_log')).length).toBe(before);
+  });
 });

@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, TEST_DB } from './harness.ts';
 import { logoFile, videoWithLogo } from './engine-media.ts';
 import {
   freePort,
-  killAll,
+  adminQuery,
+  cleanUpProcesses,
   login,
   PG_ADMIN_URL,
   startServer,
@@ -17,15 +17,7 @@ import {
 const dbName = `lr_crash_${process.pid}`;
 let dataDir: string | undefined;
 
-afterAll(async () => {
-  killAll();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  if (TEST_DB !== 'postgres') return;
-  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await c.end();
-});
+afterAll(() => cleanUpProcesses(dataDir, TEST_DB === 'postgres' ? dbName : undefined));
 
 const TWO_MINUTES = 120_000;
 
@@ -54,11 +46,8 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
         `1 ${kind} job\\(s\\) run again: ${TEST_DB === 'postgres' ? 'the worker running this job stopped' : 'the server stopped while this job ran'}`,
       );
     if (TEST_DB === 'postgres') {
-      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
+      await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await adminQuery(`CREATE DATABASE ${dbName}`);
       env.DATABASE_URL = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
     }
     let server = await startServer(env);

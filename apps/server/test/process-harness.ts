@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
@@ -56,3 +58,24 @@ export const login = (port: number, username: string, password: string) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
   });
+
+/** Runs one statement on the PostgreSQL server as its admin (CREATE or DROP DATABASE). */
+export async function adminQuery(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** After a test of server processes: kills them, removes their data directory and database. */
+export async function cleanUpProcesses(
+  dataDir: string | undefined,
+  dbName: string | undefined,
+): Promise<void> {
+  killAll();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}

@@ -1,32 +1,27 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, TEST_DB } from './harness.ts';
 import { logoFile, videoWithLogo } from './engine-media.ts';
-import { freePort, killAll, login, PG_ADMIN_URL, startServer } from './process-harness.ts';
+import {
+  adminQuery,
+  cleanUpProcesses,
+  freePort,
+  login,
+  PG_ADMIN_URL,
+  startServer,
+} from './process-harness.ts';
 
 const dbName = `lr_scale_${process.pid}`;
 let dataDir: string | undefined;
 
-afterAll(async () => {
-  killAll();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  if (TEST_DB !== 'postgres') return;
-  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await c.end();
-});
+afterAll(() => cleanUpProcesses(dataDir, TEST_DB === 'postgres' ? dbName : undefined));
 
 // Several processes need a server database: this runs in the PostgreSQL pass of `npm test`.
 describe.runIf(TEST_DB === 'postgres')('analysis on separate worker processes', () => {
   it('a worker killed in the middle of a video loses nothing: another finishes it, without duplicates', async () => {
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
+    await adminQuery(`CREATE DATABASE ${dbName}`);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'lr-scale-'));
     const env = {
       DATA_DIR: dataDir,

@@ -1,76 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
-import { pngLogo, smallVideo } from './fixtures.ts';
+import { multipart, startTestServer, type Client, type TestServer } from './harness.ts';
+import { smallVideo } from './fixtures.ts';
+import { seedOrganization, type SeededOrganization } from './seed-organization.ts';
 
 /** Two organizations: B must never read, change or download A's rows or files. */
 let s: TestServer;
 let a: Client;
 let b: Client;
-const A = {} as {
-  brand: number;
-  logoUrl: string;
-  placement: number;
-  folder: number;
-  video: number;
-  videoFile: string;
-  project: number;
-  tag: number;
-  verification: number;
-  detection: number;
-};
+let A: SeededOrganization;
 
 beforeAll(async () => {
   s = await startTestServer();
   a = await s.user('Org A', 'alice');
   b = await s.user('Org B', 'bob');
-  const brand = (
-    await a.req({
-      method: 'POST',
-      url: '/api/brands/create/',
-      ...multipart({ name: 'Secret brand' }, [
-        { field: 'example_logos', name: 'l.png', data: await pngLogo() },
-      ]),
-    })
-  ).json();
-  A.brand = brand.id;
-  A.logoUrl = brand.logos[0].icon_url;
-  A.placement = (await a.post('/api/videos/placements/', { localized_name: 'Secret place' }))
-    .json()
-    .find((p: { manual: boolean }) => p.manual).id;
-  A.folder = (
-    await a.post('/api/videos/folder/', { name: 'Secret folder', parent: null })
-  ).json().folders[0].id;
-  const video = (
-    await a.req({
-      method: 'POST',
-      url: '/api/videos/create/',
-      ...multipart({ name: 'Secret video', folder: String(A.folder) }, [
-        { field: 'videoFile', name: 'v.mp4', data: smallVideo() },
-      ]),
-    })
-  ).json();
-  A.video = video.id;
-  A.videoFile = video.video_file;
-  A.project = (await a.post('/api/videos/project/', { name: 'Secret project' })).json()[0].id;
-  A.tag = (await a.post('/api/videos/tags/', { name: 'Secret tag', brand: A.brand })).json()[0].id;
-  await eventually(async () => (await a.get(`/api/videos/${A.video}/`)).json().status === 'OK');
-  A.verification = (
-    await a.post('/api/videos/verification/', { name: 'Secret proof', video: A.video })
-  ).json()[0].id;
-  A.detection = (
-    await a.post('/api/videos/detections/', {
-      detections: [
-        {
-          video: A.video,
-          brand: A.brand,
-          placement: A.placement,
-          time_begin: 0,
-          time_end: 1000,
-          coordinates: [{ start_time: 0, end_time: 1000, points: [0, 0, 10, 0, 10, 10, 0, 10] }],
-        },
-      ],
-    })
-  ).json()[0].id;
+  A = await seedOrganization(a, 'Secret');
 });
 afterAll(() => s.close());
 

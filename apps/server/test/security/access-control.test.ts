@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, multipart, startTestServer, type Client, type TestServer } from '../harness.ts';
-import { pngLogo, smallVideo } from '../fixtures.ts';
+import { eventually, startTestServer, type Client, type TestServer } from '../harness.ts';
+import { seedOrganization, type SeededOrganization } from '../seed-organization.ts';
 import { attack } from './ledger.ts';
 
 // OWASP ASVS 5.0 V8 Authorization (V8.2.1 function-level, V8.2.2 data-specific access). Every
@@ -11,58 +11,16 @@ import { attack } from './ledger.ts';
 let s: TestServer;
 let a: Client;
 let b: Client;
-const A: Record<string, number> = {};
+let A: SeededOrganization;
 const SECRET = 'Zq7secret';
 
 beforeAll(async () => {
   s = await startTestServer();
   a = await s.user('Org A', 'alice');
   b = await s.user('Org B', 'bob');
-  const brand = await a.req({
-    method: 'POST',
-    url: '/api/brands/create/',
-    ...multipart({ name: `${SECRET} brand` }, [
-      { field: 'example_logos', name: 'l.png', data: await pngLogo() },
-    ]),
-  });
-  A.brand = brand.json().id;
-  A.placement = (await a.post('/api/videos/placements/', { localized_name: `${SECRET} place` }))
-    .json()
-    .find((p: { manual: boolean }) => p.manual).id;
-  A.folder = (
-    await a.post('/api/videos/folder/', { name: `${SECRET} folder`, parent: null })
-  ).json().folders[0].id;
-  A.video = (
-    await a.req({
-      method: 'POST',
-      url: '/api/videos/create/',
-      ...multipart({ name: `${SECRET} video`, folder: String(A.folder) }, [
-        { field: 'videoFile', name: 'v.mp4', data: smallVideo() },
-      ]),
-    })
-  ).json().id;
-  A.project = (await a.post('/api/videos/project/', { name: `${SECRET} project` })).json()[0].id;
-  A.tag = (await a.post('/api/videos/tags/', { name: `${SECRET} tag`, brand: A.brand })).json()[0].id;
-  await eventually(async () => (await a.get(`/api/videos/${A.video}/`)).json().status === 'OK');
+  A = await seedOrganization(a, SECRET);
   // the brand's activation runs on its own: let it end before A's data is compared
   await eventually(async () => (await a.get('/api/brands/')).json()[0].status === 'ACTIVE');
-  A.verification = (
-    await a.post('/api/videos/verification/', { name: `${SECRET} proof`, video: A.video })
-  ).json()[0].id;
-  A.detection = (
-    await a.post('/api/videos/detections/', {
-      detections: [
-        {
-          video: A.video,
-          brand: A.brand,
-          placement: A.placement,
-          time_begin: 0,
-          time_end: 1000,
-          coordinates: [{ start_time: 0, end_time: 1000, points: [0, 0, 10, 0, 10, 10, 0, 10] }],
-        },
-      ],
-    })
-  ).json()[0].id;
   // the verification render runs on its own too: let it end before A's data is compared
   await eventually(async () => (await a.get('/api/videos/verification/')).json()[0].status === 'FINISHED');
 });
