@@ -69,7 +69,11 @@ describe.runIf(TEST_DB === 'pglite')('the start command on the embedded database
       ],
       env,
     );
-    expect(created.stderr).toBe('');
+    // the new organization's API key is shown this once (stored hashed), on stderr beside the id
+    const key = /^created organization 'Org B'; its API key, shown only now: (lr_[0-9a-f]{48})\n$/.exec(
+      created.stderr,
+    );
+    expect(key, created.stderr).not.toBeNull();
     expect(created.stdout.trim()).toMatch(/^\d+$/);
     const changed = admin(['set-password', '--username', 'bob', '--password', 'new-password'], env);
     expect(changed.status).toBe(0);
