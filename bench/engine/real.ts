@@ -52,6 +52,7 @@ const frameAt = (video: string, ms: number) => framePng(video, ms / 1000);
 
 // 1. brands: the set's own, then distractors
 const indexes = [];
+const setFiles = new Set<string>();
 for (const b of truth.brands) {
   const examples = [];
   for (const [k, e] of b.examples.entries()) {
@@ -66,14 +67,23 @@ for (const b of truth.brands) {
       await sharp(png).extract({ left, top, width, height }).png().toFile(file);
     } else if (e.package) file = join(ROOT, 'node_modules', e.package, e.file!);
     else file = join(SHARED, e.file!);
+    setFiles.add(file);
     examples.push({ id: `${b.name}-${k}`, file });
   }
   indexes.push(await engine.buildBrandIndex({ id: b.name, name: b.name, examples }));
 }
 const wanted = Number(args.brands);
 const catalog = await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 });
+// No distractor may be one of the set's own brands under another name: the catalogue's logohunter
+// templates are the examples of the logohunter photos' brands (real-duff is Duff), and simple-icons
+// holds some of them too (icon-underarmour, icon-wellsfargo, icon-aldinord).
+const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+const setNames = truth.brands.map((b) => squash(b.name)).filter((n) => n.length >= 4);
+const ownBrand = (l: { name: string; file: string }) =>
+  setFiles.has(l.file) || setNames.some((n) => squash(l.name.replace(/^(real|icon)-/, '')).startsWith(n));
 for (const l of catalog) {
   if (indexes.length >= wanted) break;
+  if (ownBrand(l)) continue;
   indexes.push(
     await engine.buildBrandIndex({ id: l.name, name: l.name, examples: [{ id: l.name, file: l.file }] }),
   );
