@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery } from './process-harness.ts';
 import { pngLogo, smallVideo } from './fixtures.ts';
+import { loadConfig } from '../src/config.ts';
 import { eventually, multipart, startTestServer, TEST_DB, type Client, type TestServer } from './harness.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -94,6 +95,23 @@ describe('operations endpoints', () => {
   });
 });
 
+describe('settings', () => {
+  it('METRICS_TOKEN must be long and header-safe; OPS_PORT and SHUTDOWN_GRACE_SECONDS are whole numbers', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({}).opsPort).toBeUndefined();
+    expect(loadConfig({}).shutdownGraceSeconds).toBe(30);
+    expect(loadConfig({ METRICS_TOKEN: TOKEN }).metricsToken).toBe(TOKEN);
+    for (const bad of ['short', 'has a space in it 0123456789', 'x'.repeat(201)])
+      expect(() => loadConfig({ METRICS_TOKEN: bad }), bad).toThrow(/METRICS_TOKEN must be/);
+    expect(loadConfig({ OPS_PORT: '9101', SHUTDOWN_GRACE_SECONDS: '5' })).toMatchObject({
+      opsPort: 9101,
+      shutdownGraceSeconds: 5,
+    });
+    expect(() => loadConfig({ OPS_PORT: 'x' })).toThrow(/OPS_PORT must be a whole number/);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: '-1' })).toThrow(/SHUTDOWN_GRACE_SECONDS/);
+  });
+});
+
 describe('/metrics', () => {
   it('is off (404) without METRICS_TOKEN; with it, asks for the bearer token (401) and serves the text format', async () => {
     expect((await get(plain, '/metrics')).statusCode).toBe(404);
@@ -162,6 +180,15 @@ describe('/metrics', () => {
     expect(text).toContain('route="/api/videos/:id/"');
     expect(text).not.toContain(`/api/videos/${video.id}/`);
     expect(text).not.toContain('987654');
+    // paths that no route matches share one series
+    const unmatched = { method: 'GET', route: 'unmatched', status_class: '4xx' };
+    const unmatched0 = await metric(s, count, unmatched);
+    await get(s, '/api/no-such-call-1/');
+    await get(s, '/api/no-such-call-2/');
+    expect(await metric(s, count, unmatched)).toBe(unmatched0 + 2);
+    expect((await get(s, '/metrics', { authorization: `Bearer ${TOKEN}` })).body).not.toContain(
+      'no-such-call',
+    );
   });
 
   it('counts jobs by kind: activation and analysis durations, the analysis speed, and a failed activation', async () => {
