@@ -286,6 +286,26 @@ describe('/metrics', () => {
   });
 });
 
+// PostgreSQL only: PGlite runs queries on the main thread, so a slow one would stall the timer too.
+describe.runIf(TEST_DB === 'postgres')('/ready with a database that does not answer in time', () => {
+  it('answers 503 with the database timed out after 2 s while the queue (its own pool) answers', async () => {
+    // Every connection of the server's pool busy for 4 s: its SELECT 1 waits for one.
+    const busy = Array.from({ length: 10 }, () => plain.ctx.db.query('SELECT pg_sleep(4)'));
+    const started = Date.now();
+    const r = await get(plain, '/ready');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(r.statusCode).toBe(503);
+    expect(r.json()).toEqual({
+      status: 'unavailable',
+      database: 'timeout',
+      queue: 'ok',
+      detail: 'Not ready: database timed out.',
+    });
+    await Promise.all(busy);
+    expect((await get(plain, '/ready')).statusCode).toBe(200);
+  });
+});
+
 describe('/ready with the database gone', () => {
   it('answers 503 and names what failed', async () => {
     if (TEST_DB === 'postgres') {
