@@ -25,6 +25,8 @@ import { verificationRoutes } from './api/verification.routes.ts';
 import { detectionsRoutes } from './api/detections.routes.ts';
 import { mediaRoutes } from './api/media.routes.ts';
 import { excelRoutes } from './api/excel.routes.ts';
+import { registerOps } from './ops/ops.routes.ts';
+import { registerRequestId, requestIdOf } from './ops/request-id.ts';
 
 /** Schemas referenced by $id from route schemas (and listed as OpenAPI components). */
 const SHARED_SCHEMAS = [
@@ -55,9 +57,12 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     bodyLimit: LIMITS.jsonBodyMaxBytes,
     // Only the configured proxies may name the client (login throttling counts per address).
     trustProxy: ctx.config.trustProxy,
+    genReqId: requestIdOf,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await registerSecurityHeaders(app);
+  registerRequestId(app);
+  registerOps(app, ctx);
   for (const s of SHARED_SCHEMAS) app.addSchema(s);
   app.setValidatorCompiler(createValidators(SHARED_SCHEMAS as AnySchema[]));
   app.setSchemaErrorFormatter(
@@ -151,5 +156,24 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
       ? reply.type('text/html').sendFile('index.html', ctx.config.webDist)
       : reply.type('text/html').send(MINIMAL_PAGE),
   );
+  return app;
+}
+
+/**
+ * The operations endpoints alone (/health, /ready, /metrics): a worker-only process's HTTP
+ * listener, or any process's separate OPS_PORT, which can stay off the public network.
+ */
+export async function buildOpsApp(
+  ctx: AppContext,
+  opts: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: ctx.config.logLevel } : false,
+    genReqId: requestIdOf,
+  });
+  await registerSecurityHeaders(app);
+  registerRequestId(app);
+  registerOps(app, ctx);
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not found.' }));
   return app;
 }

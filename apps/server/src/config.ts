@@ -31,6 +31,18 @@ export interface Config {
    * linklocal, uniquelocal); false: none, the client address is the connection's.
    */
   trustProxy: false | string[];
+  /**
+   * The bearer token that /metrics asks for; undefined: /metrics is off (404), so a fresh install
+   * never publishes its load and job volume to whoever can reach it.
+   */
+  metricsToken: string | undefined;
+  /**
+   * A second port that serves only /health, /ready and /metrics; undefined: none. A worker-only
+   * process has no other HTTP listener, so this is how it is probed and scraped.
+   */
+  opsPort: number | undefined;
+  /** On SIGTERM/SIGINT, running jobs get this long to finish before they are handed back to the queue. */
+  shutdownGraceSeconds: number;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -68,6 +80,14 @@ function trustProxy(value: string | undefined): false | string[] {
   return list;
 }
 
+/** METRICS_TOKEN: long enough that it cannot be guessed, and sendable in a header as it is. */
+function metricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[\x21-\x7e]{16,200}$/.test(value))
+    throw new Error('METRICS_TOKEN must be 16 to 200 printable characters without spaces');
+  return value;
+}
+
 /** Reads the configuration from the environment (see README, "Configuration"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const role = (env.ROLE ?? 'all') as Role;
@@ -92,5 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxy(env.TRUST_PROXY),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    opsPort: env.OPS_PORT ? int('OPS_PORT', env.OPS_PORT, 0) : undefined,
+    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS, 30),
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { MediaSigner } from './media/signer.ts';
 import type { Storage } from './media/storage.ts';
+import type { Metrics } from './ops/metrics.ts';
 
 /** Everything a route, service or job needs, built once at start. */
 export interface AppContext {
@@ -11,6 +12,7 @@ export interface AppContext {
   storage: Storage;
   signer: MediaSigner;
   jobs: JobQueue;
+  metrics: Metrics;
 }
 
 /** The signed-in caller, set by the auth hook. */

@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { startWorker } from './jobs/worker.ts';
 import { MediaSigner } from './media/signer.ts';
+import { Metrics } from './ops/metrics.ts';
 import { Storage } from './media/storage.ts';
 import { INDEX_FORMAT } from '@logo-review/engine';
 import { accountsRepository } from './repositories/accounts.repository.ts';
@@ -43,12 +44,16 @@ export async function createContext(
             : `created organization 'My organization' and user '${config.adminUsername}' (password from ADMIN_PASSWORD)`,
         );
       }
+      const metrics = new Metrics();
       const jobs = new JobQueue({
         db,
         databaseUrl: config.databaseUrl,
         expireSeconds: config.jobExpireSeconds,
         leaseSeconds: config.jobLeaseSeconds,
+        metrics,
+        log,
       });
+      metrics.watchQueue(() => jobs.counts());
       await jobs.start();
       if (config.role !== 'api') {
         // The embedded database is this process's alone: what a killed predecessor left running
@@ -62,6 +67,7 @@ export async function createContext(
         storage: new Storage(config.dataDir),
         signer: new MediaSigner(secret),
         jobs,
+        metrics,
       };
       // After an engine upgrade, indexes of an older format are rebuilt (analyses skip them meanwhile).
       for (const b of await brandsRepository.staleIndexes(db, INDEX_FORMAT)) {
@@ -76,7 +82,8 @@ export async function createContext(
   }
 }
 
+/** Stops the worker (running jobs get the configured grace period) and the queue, then closes the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.jobs.stop();
+  await ctx.jobs.stop(ctx.config.shutdownGraceSeconds * 1000);
   await ctx.db.close();
 }

@@ -54,6 +54,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     dataDir,
     databaseUrl,
     adminPassword: 'admin-password-1',
+    // What closing a test server waited for a running job before this setting existed.
+    shutdownGraceSeconds: 10,
     ...overrides,
   };
   const ctx = await createContext(config, () => undefined);

@@ -10,7 +10,11 @@ import { throttledProgress } from './progress.ts';
  * Builds the brand's matching index from its example logos (on an engine thread) and stores it
  * under DATA_DIR; activation_progress follows the examples processed.
  */
-export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): Promise<void> {
+export async function activateBrandJob(
+  ctx: AppContext,
+  job: ActivateBrandJob,
+  signal?: AbortSignal,
+): Promise<void> {
   const org = job.organizationId;
   const brand = await repo.get(ctx.db, org, job.brandId);
   if (!brand || brand.deactivated) return;
@@ -35,10 +39,13 @@ export async function activateBrandJob(ctx: AppContext, job: ActivateBrandJob): 
         },
       },
       progress,
+      signal,
     );
   } catch (err) {
     await progress.flush();
-    await repo.setStatus(ctx.db, org, brand.id, { status: 'ERROR', status_reason: (err as Error).message });
+    // Stopped by a shutdown: the job runs again, so the brand stays ACTIVATING rather than ERROR.
+    if (!signal?.aborted)
+      await repo.setStatus(ctx.db, org, brand.id, { status: 'ERROR', status_reason: (err as Error).message });
     throw err;
   }
   await progress.flush();

@@ -57,7 +57,11 @@ const overlapShare = (
  * written and the retried job ends with no duplicates. Reviewed detections (a person's work) stay,
  * and new findings of the same brand over the same span are not added again beside them.
  */
-export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Promise<void> {
+export async function analyzeVideoJob(
+  ctx: AppContext,
+  job: AnalyzeVideoJob,
+  signal?: AbortSignal,
+): Promise<void> {
   const video = await repo.videoById(ctx.db, job.videoId);
   if (!video || video.organization_id !== job.organizationId) return; // deleted meanwhile
   if (video.status === VIDEO_STATUS.ERROR && !video.frames) return; // unreadable file: nothing to do
@@ -87,6 +91,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
     (lease * 1000) / 3,
   );
   const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p), owner));
+  const started = performance.now();
   let analysis: MediaAnalysis;
   try {
     await ensureThumbnails(ctx, video);
@@ -98,6 +103,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
         ...settings,
       },
       progress,
+      signal,
     );
   } catch (err) {
     await repo.releaseAnalysis(ctx.db, video.id, owner);
@@ -108,10 +114,10 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
   }
   const auto = await placementsRepository.automaticIds(ctx.db, org);
   const known = new Set(brands.map((b) => b.id));
-  await ctx.db.transaction(async (tx) => {
+  const written = await ctx.db.transaction(async (tx) => {
     // The row lock makes writers of one video's result take turns; an attempt whose lease was
     // taken over (it looked dead) leaves the result to the one that holds it.
-    if (!(await repo.holdsAnalysis(tx, video.id, owner))) return;
+    if (!(await repo.holdsAnalysis(tx, video.id, owner))) return false;
     await detectionsRepository.deleteEngineUnreviewed(tx, video.id);
     const reviewed = await tx.query<{ brand_id: number; time_begin: number; time_end: number }>(
       "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine')",
@@ -146,7 +152,10 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
       request_hash: hash,
     });
     await repo.releaseAnalysis(tx, video.id, owner);
+    return true;
   });
+  // Speed in x real time: the video's length over the wall time from its decoding to its result.
+  if (written) ctx.metrics.analysis(video.frames / video.fps, (performance.now() - started) / 1000);
 }
 
 /** After the last retry: the video ends as 'ERROR PROCESSING' with the reason. */

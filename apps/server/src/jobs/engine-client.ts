@@ -15,21 +15,29 @@ type Result<T extends EngineTask> = T extends { kind: 'index' }
   ? { data: Buffer; version: string }
   : MediaAnalysis;
 
-/** Runs an engine task on its own thread; progress (0..1) is reported as it comes. */
+/**
+ * Runs an engine task on its own thread; progress (0..1) is reported as it comes. Aborting the
+ * signal ends the thread and rejects with the signal's reason.
+ */
 export function runEngineTask<T extends EngineTask>(
   task: T,
   onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
 ): Promise<Result<T>> {
   return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
     // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
     const worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), { workerData: task });
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', abort);
       fn();
       void worker.terminate();
     };
+    const abort = () => finish(() => reject(signal?.reason));
+    signal?.addEventListener('abort', abort, { once: true });
     worker.on('message', (m: EngineMessage) => {
       if (m.type === 'progress') onProgress(m.fraction);
       else if (m.type === 'error') finish(() => reject(new Error(m.message)));

@@ -2,11 +2,18 @@ import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { JOBS, type JobName, type JobPayloads } from '@logo-review/contract';
 import type { Database } from '@logo-review/db';
+import type { Metrics, QueueCounts } from '../ops/metrics.ts';
+import { currentRequestId, withRequestId } from '../ops/request-id.ts';
 
 export interface JobInfo {
   id: string;
   /** True on the last try: a failure now is final. */
   lastAttempt: boolean;
+  /**
+   * Aborted when a shutdown's grace period ends with the job still running: the handler stops its
+   * work, lets go of what it holds (a video's analysis lease) and throws; the job runs again.
+   */
+  signal: AbortSignal;
 }
 export type JobHandler<N extends JobName> = (data: JobPayloads[N], job: JobInfo) => Promise<void>;
 /** Runs when a job has failed for the last time (its handler threw, or its process died). */
@@ -19,7 +26,20 @@ export interface JobQueueOptions {
   expireSeconds: number;
   /** A running job's lease is renewed every third of this; one this old belongs to a dead process. */
   leaseSeconds: number;
+  metrics: Metrics;
+  /** Where a job's completion line goes (failures and releases go to console.warn). */
+  log?: (line: string) => void;
 }
+
+/** After the grace period, jobs get this long to stop and hand themselves back before pg-boss fails them. */
+const RELEASE_MS = 10_000;
+
+/** A job sent during a request carries that request's id, for the worker's log lines. */
+type Tagged = { requestId?: unknown };
+const requestIdIn = (data: unknown): string | undefined => {
+  const id = (data as Tagged | null)?.requestId;
+  return typeof id === 'string' ? id : undefined;
+};
 
 /**
  * The job queue: pg-boss on the same database (PostgreSQL, or PGlite through pg-boss's `db`
@@ -38,6 +58,11 @@ export class JobQueue {
   readonly instance = randomUUID();
   private readonly finalFailures = new Map<string, (data: unknown, err: Error) => Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
+  /** Aborted at the end of a shutdown's grace period (see JobInfo.signal). */
+  private readonly shutdown = new AbortController();
+  private stopping = false;
+  /** The jobs this process runs now, by id, as named in log lines. */
+  private readonly running = new Map<string, string>();
 
   constructor(private readonly opts: JobQueueOptions) {
     const adapter = opts.db.bossAdapter();
@@ -93,11 +118,28 @@ export class JobQueue {
     data: JobPayloads[N],
     opts: { startAfterSeconds?: number } = {},
   ): Promise<string | null> {
+    const requestId = currentRequestId();
     return this.boss.send(
       name,
-      data as object,
+      requestId ? { ...data, requestId } : (data as object),
       opts.startAfterSeconds ? { startAfter: opts.startAfterSeconds } : {},
     );
+  }
+
+  /** Jobs waiting and running per kind (pg-boss's queue sizes), for the metrics. */
+  async counts(): Promise<QueueCounts[]> {
+    return Promise.all(
+      Object.values(JOBS).map(async (kind) => {
+        const waiting = await this.boss.getQueueSize(kind); // created or waiting to retry
+        const started = await this.boss.getQueueSize(kind, { before: 'completed' });
+        return { kind, waiting, active: Math.max(0, started - waiting) };
+      }),
+    );
+  }
+
+  /** Resolves when the queue answers (through pg-boss's own connection). */
+  async ping(): Promise<void> {
+    await this.boss.getQueueSize(JOBS.analyzeVideo);
   }
 
   /**
@@ -113,32 +155,74 @@ export class JobQueue {
     if (onFinalFailure)
       this.finalFailures.set(name, onFinalFailure as (data: unknown, err: Error) => Promise<void>);
     this.startLeases();
-    const { db } = this.opts;
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<JobPayloads[N]>(
         name,
         { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
         async (jobs) => {
-          for (const job of jobs) {
-            await db.query(
-              `INSERT INTO job_leases (job_id, queue, owner) VALUES ($1, $2, $3)
-               ON CONFLICT (job_id) DO UPDATE SET owner = EXCLUDED.owner, beat = now()`,
-              [job.id, name, this.instance],
-            );
-            const lastAttempt = job.retryCount >= job.retryLimit;
-            try {
-              await handler(job.data, { id: job.id, lastAttempt });
-            } catch (err) {
-              if (lastAttempt && onFinalFailure) await onFinalFailure(job.data, err as Error);
-              throw err;
-            } finally {
-              await db
-                .query('DELETE FROM job_leases WHERE job_id = $1 AND owner = $2', [job.id, this.instance])
-                .catch(() => undefined);
-            }
-          }
+          for (const job of jobs) await this.run(name, job, handler, onFinalFailure);
         },
       );
+    }
+  }
+
+  /**
+   * Runs one job under its lease and settles it here: completed, failed (pg-boss retries it), or
+   * released at shutdown (a fresh copy is queued, so no try is used up). pg-boss 10 does not await
+   * its own completion write after a handler returns; writing it here means a shutdown right
+   * after a job cannot close the database under it. pg-boss's own write then finds the job no
+   * longer active and changes nothing.
+   */
+  private async run<N extends JobName>(
+    name: N,
+    job: PgBoss.JobWithMetadata<JobPayloads[N]>,
+    handler: JobHandler<N>,
+    onFinalFailure: FinalFailure<N> | undefined,
+  ): Promise<void> {
+    const { db, metrics } = this.opts;
+    const requestId = requestIdIn(job.data);
+    const label = `job ${name} ${job.id}${requestId ? ` (request ${requestId})` : ''}`;
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    const lastAttempt = job.retryCount >= job.retryLimit;
+    this.running.set(job.id, label);
+    // A job fetched just as the shutdown began is handed back at once rather than started.
+    let began = false;
+    const release = () => this.stopping && (!began || this.shutdown.signal.aborted);
+    try {
+      if (this.stopping) throw new Error('the worker is shutting down');
+      began = true;
+      await db.query(
+        `INSERT INTO job_leases (job_id, queue, owner) VALUES ($1, $2, $3)
+         ON CONFLICT (job_id) DO UPDATE SET owner = EXCLUDED.owner, beat = now()`,
+        [job.id, name, this.instance],
+      );
+      await withRequestId(requestId, () =>
+        handler(job.data, { id: job.id, lastAttempt, signal: this.shutdown.signal }),
+      );
+      await this.boss.complete(name, job.id);
+      metrics.jobRun(name, 'completed', seconds());
+      (this.opts.log ?? console.log)(`${label} completed in ${seconds().toFixed(1)} s`);
+    } catch (err) {
+      if (release()) {
+        await this.boss.send(name, job.data as object);
+        await this.boss.complete(name, job.id);
+        metrics.jobRun(name, 'released', seconds());
+        console.warn(`${label} released at shutdown after ${seconds().toFixed(1)} s: queued to run again`);
+        return;
+      }
+      metrics.jobRun(name, 'failed', seconds());
+      metrics.jobFailed(name, lastAttempt);
+      console.warn(
+        `${label} failed after ${seconds().toFixed(1)} s${lastAttempt ? ' (its last try)' : ''}: ${(err as Error).message}`,
+      );
+      if (lastAttempt && onFinalFailure) await onFinalFailure(job.data, err as Error);
+      await this.boss.fail(name, job.id, err as object);
+    } finally {
+      this.running.delete(job.id);
+      await db
+        .query('DELETE FROM job_leases WHERE job_id = $1 AND owner = $2', [job.id, this.instance])
+        .catch(() => undefined);
     }
   }
 
@@ -184,17 +268,39 @@ export class JobQueue {
       console.warn(`job queue: ${ids.length} ${name} job(s) run again: ${message}`);
       for (const id of ids) await this.boss.fail(name, id, { message });
     }
-    const final = await this.opts.db.query<{ name: string; data: unknown }>(
-      "SELECT name, data FROM pgboss.job WHERE id = ANY($1::uuid[]) AND state = 'failed'",
+    const final = await this.opts.db.query<{ id: string; name: string; data: unknown }>(
+      "SELECT id, name, data FROM pgboss.job WHERE id = ANY($1::uuid[]) AND state = 'failed'",
       [jobs.map((j) => j.id)],
     );
+    for (const j of jobs)
+      this.opts.metrics.jobFailed(
+        j.name,
+        final.some((f) => f.id === j.id),
+      );
     for (const f of final) await this.finalFailures.get(f.name)?.(f.data, new Error(message));
   }
 
-  async stop(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
-    await this.boss.stop({ graceful: true, close: true, wait: true, timeout: 10_000 });
+  /**
+   * Stops working jobs and closes the queue: no job is taken any more, the running ones get
+   * `graceMs` to finish, then their signal asks them to stop and they are queued again (a job that
+   * does not stop within RELEASE_MS more is failed back by pg-boss, which uses up one of its tries).
+   * Leases are renewed until the end, so no other worker takes a job that is still finishing here.
+   */
+  async stop(graceMs = 30_000): Promise<void> {
+    this.stopping = true;
+    const release = setTimeout(() => {
+      for (const label of this.running.values())
+        console.warn(`${label} still running after the ${graceMs / 1000} s grace period: releasing it`);
+      this.shutdown.abort(new Error('the worker is shutting down'));
+    }, graceMs);
+    try {
+      // pg-boss stops fetching, waits while its workers have a job in hand, then fails back any left.
+      await this.boss.stop({ graceful: true, close: true, wait: true, timeout: graceMs + RELEASE_MS });
+    } finally {
+      clearTimeout(release);
+      for (const t of this.timers) clearInterval(t);
+      this.timers = [];
+    }
     await this.opts.db
       .query('DELETE FROM job_leases WHERE owner = $1', [this.instance])
       .catch(() => undefined);

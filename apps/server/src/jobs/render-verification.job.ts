@@ -13,7 +13,11 @@ import { throttledProgress } from './progress.ts';
  * placement's colour and labelled with the brand, plus a timecode, as H.264 MP4.
  * SUBMITTED -> PROCESSING (progress) -> FINISHED, or 'ERROR PROCESSING' with the reason.
  */
-export async function renderVerificationJob(ctx: AppContext, job: RenderVerificationJob): Promise<void> {
+export async function renderVerificationJob(
+  ctx: AppContext,
+  job: RenderVerificationJob,
+  signal?: AbortSignal,
+): Promise<void> {
   const org = job.organizationId;
   const ver = await repo.get(ctx.db, org, job.verificationId);
   if (!ver) return; // deleted meanwhile
@@ -59,6 +63,7 @@ export async function renderVerificationJob(ctx: AppContext, job: RenderVerifica
       duration: video.frames / video.fps,
       detections,
       onProgress: progress,
+      signal,
     });
   } catch (err) {
     await ctx.storage.remove(rel);

@@ -13,20 +13,20 @@ export async function startWorker(ctx: AppContext): Promise<void> {
   await ctx.jobs.work(
     JOBS.analyzeVideo,
     n,
-    (data) => analyzeVideoJob(ctx, data),
+    (data, job) => analyzeVideoJob(ctx, data, job.signal),
     (data, err) => analyzeVideoFailed(ctx, data, err),
   );
   await ctx.jobs.work(
     JOBS.activateBrand,
     n,
-    (data) => activateBrandJob(ctx, data),
+    (data, job) => activateBrandJob(ctx, data, job.signal),
     (data, err) => activateBrandFailed(ctx, data, err),
   );
   // One render uses both cores: one at a time per worker process.
   await ctx.jobs.work(
     JOBS.renderVerification,
     1,
-    (data) => renderVerificationJob(ctx, data),
+    (data, job) => renderVerificationJob(ctx, data, job.signal),
     (data, err) => renderVerificationFailed(ctx, data, err),
   );
 }

@@ -7,8 +7,9 @@ import { attack } from './ledger.ts';
 // 5.0 text; the others follow its chapter layout (V7.3 timeouts, V7.4 termination) from memory. The throttling itself is tested in
 // depth in ../login-throttle.test.ts and ../trust-proxy.test.ts; here each attack is tried once more.
 let s: TestServer;
+const METRICS_TOKEN = 'metrics-token-for-the-security-suite';
 beforeAll(async () => {
-  s = await startTestServer({ trustProxy: false });
+  s = await startTestServer({ trustProxy: false, metricsToken: METRICS_TOKEN });
   await s.user('Acme', 'victim');
 });
 afterAll(() => s.close());
@@ -97,5 +98,31 @@ describe('session revocation', () => {
         const res = await as(method, url, payload);
         expect(res.statusCode).toBe(401);
       });
+  });
+
+  it('V8.2.1: /metrics (outside /api) needs its own bearer token: none, a wrong one or a user session get 401 and no metrics', async () => {
+    const victim = await s.user('Acme', 'victim');
+    for (const [name, authorization] of [
+      ['no token', undefined],
+      ['a wrong token', 'Bearer not-the-metrics-token-at-all'],
+      ['a prefix of the token', `Bearer ${METRICS_TOKEN.slice(0, 20)}`],
+      ["a user's session token", `Bearer ${victim.token}`],
+      ["a user's session as Token", `Token ${victim.token}`],
+    ] as const)
+      await attack(`/metrics with ${name}`, async () => {
+        const r = await s.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: authorization ? { authorization } : {},
+        });
+        expect(r.statusCode).toBe(401);
+        expect(r.body).not.toMatch(/logo_review_|process_cpu/);
+      });
+    const ok = await s.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(ok.statusCode).toBe(200);
   });
 });

@@ -35,6 +35,9 @@ describe('security headers', () => {
       '/api/no-such-call/',
       '/api/docs/',
       '/api/openapi.json',
+      '/health',
+      '/ready',
+      '/metrics',
     ])
       await attack(`headers on ${url}`, async () =>
         expectAppHeaders((await s.app.inject({ method: 'GET', url })).headers),
