@@ -3,7 +3,7 @@
  * footage scored at whole seconds, and real photos.
  *
  * `node --import tsx bench/engine/real.ts [--brands 50] [--sample-fps 4] [--out .bench-out/engine/real]
- *  [--engine <tree>] [--detector '{"textRoute":false}']`
+ *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter]`
  *
  * Each brand's index is built from its examples: crops cut at run time from other moments of the
  * footage than the scored frames (nothing of the footage is kept), or image files. Distractor brands
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: '.bench-out/engine/real' },
     engine: { type: 'string' },
     detector: { type: 'string' },
+    sources: { type: 'string' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -46,6 +47,12 @@ await mkdir(join(OUT, 'examples'), { recursive: true });
 
 const truth = JSON.parse(await readFile(join(import.meta.dirname, 'real-set/truth.json'), 'utf8')) as Truth;
 const sourcePath = new Map(truth.sources.map((s) => [s.id, join(SHARED, s.path)]));
+// `--sources a,b` scores those sources' frames only (examples still come from every source).
+if (args.sources) {
+  const keep = new Set(args.sources.split(','));
+  truth.frames = truth.frames.filter((f) => keep.has(f.source));
+}
+const scoredSources = new Set(truth.frames.map((f) => f.source));
 const t0 = performance.now();
 
 const frameAt = (video: string, ms: number) => framePng(video, ms / 1000);
@@ -99,7 +106,7 @@ interface Shown {
 const shown = new Map<Frame, Shown[]>();
 const tracks: { source: string; id: number; matched: boolean; what: string }[] = [];
 const minutes = new Map<string, number>();
-for (const s of truth.sources.filter((x) => x.kind === 'video')) {
+for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.has(x.id))) {
   const res = await engine.analyzeVideo(sourcePath.get(s.id)!, indexes, {
     sampleFps: Number(args['sample-fps']),
     ...(detector ? { detector } : {}),

@@ -70,6 +70,19 @@ export interface DetectorOptions {
    * of every two found 35 boards but made 53 false ones instead of 35.
    */
   textSide: number;
+  /** also compare the frame with the examples through the learned appearance model (routes/learned-route.ts) */
+  learnedRoute: boolean;
+  /** the learned route looks at every n-th sample (a photo is sample 0) */
+  learnedEvery: number;
+  /** smallest logo (long side, frame px) that the learned route searches for */
+  learnedMinSide: number;
+  /**
+   * how far (in spreads of the template's logits over the frame) a place must stand above the
+   * template's own level to become a candidate
+   */
+  learnedMin: number;
+  /** least grey correlation of a learned candidate's polished quad with the example */
+  learnedMinCorrelation: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -87,6 +100,11 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   textRoute: true,
   textEvery: 8,
   textSide: 640,
+  learnedRoute: false,
+  learnedEvery: 8,
+  learnedMinSide: 32,
+  learnedMin: 5,
+  learnedMinCorrelation: 0.3,
 };
 
 /** Diagnostics (bench/engine/diagnose.ts): told why a candidate of an example was dropped. */

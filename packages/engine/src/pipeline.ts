@@ -4,11 +4,12 @@ import { DEFAULT_DETECTOR, suppress, type DetectorOptions, type FrameHit } from 
 import type { Cv } from './opencv.ts';
 import { colourRoute } from './routes/colour-route.ts';
 import { keypointRoute } from './routes/keypoint-route.ts';
+import { learnedRoute } from './routes/learned-route.ts';
 import type { Route } from './routes/route.ts';
 import { textRoute } from './routes/text-route.ts';
 
 /** The routes, in the order they run: a later route sees the earlier ones' hits. */
-export const ROUTES: readonly Route[] = [keypointRoute, colourRoute, textRoute];
+export const ROUTES: readonly Route[] = [keypointRoute, colourRoute, textRoute, learnedRoute];
 
 /**
  * Finds every brand instance in one frame: each enabled route proposes verified hits, and where
