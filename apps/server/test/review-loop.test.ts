@@ -153,6 +153,11 @@ describe('review states', () => {
     const m = await draw(brandB, 7000, 8000);
     const r = await bob.patch(`/api/videos/detections/${m.id}/`, { coordinates: [seg(7000, 8000, 60)] });
     expect(r.json()).toMatchObject({ review: 'MANUAL', reviewed_by: 'bob' });
+    // A true positive verdict on a person's box keeps it marked as edited or drawn.
+    await report([id, m.id], 'truePositive', ann);
+    expect(await one(id)).toMatchObject({ review: 'EDITED', reviewed_by: 'ann' });
+    expect(await one(m.id)).toMatchObject({ review: 'MANUAL', reviewed_by: 'ann' });
+    expect((await history(m.id))[0]).toMatchObject({ action: 'True positive', detail: 'Manual → Manual' });
   });
 
   it('a placement change leaves the review state, records who and names the placement in the history', async () => {
