@@ -23,6 +23,8 @@ import { projectsRoutes } from './api/projects.routes.ts';
 import { tagsRoutes } from './api/tags.routes.ts';
 import { verificationRoutes } from './api/verification.routes.ts';
 import { detectionsRoutes } from './api/detections.routes.ts';
+import { reviewRoutes } from './api/review.routes.ts';
+import { trackRoutes } from './api/track.routes.ts';
 import { mediaRoutes } from './api/media.routes.ts';
 import { excelRoutes } from './api/excel.routes.ts';
 import { registerOps } from './ops/ops.routes.ts';
@@ -140,6 +142,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(tagsRoutes(ctx));
   await app.register(verificationRoutes(ctx));
   await app.register(detectionsRoutes(ctx));
+  await app.register(reviewRoutes(ctx));
+  await app.register(trackRoutes(ctx));
   await app.register(excelRoutes(ctx));
   await app.register(mediaRoutes(ctx));
 

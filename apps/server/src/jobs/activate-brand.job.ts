@@ -39,7 +39,7 @@ export async function activateBrandJob(
         },
       },
       progress,
-      signal,
+      { signal },
     );
   } catch (err) {
     await progress.flush();

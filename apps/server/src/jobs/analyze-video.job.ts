@@ -103,7 +103,7 @@ export async function analyzeVideoJob(
         ...settings,
       },
       progress,
-      signal,
+      { signal },
     );
   } catch (err) {
     await repo.releaseAnalysis(ctx.db, video.id, owner);
@@ -120,7 +120,7 @@ export async function analyzeVideoJob(
     if (!(await repo.holdsAnalysis(tx, video.id, owner))) return false;
     await detectionsRepository.deleteEngineUnreviewed(tx, video.id);
     const reviewed = await tx.query<{ brand_id: number; time_begin: number; time_end: number }>(
-      "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine')",
+      "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine' OR reviewed_at IS NOT NULL)",
       [video.id],
     );
     const fresh = analysis.detections.filter(
