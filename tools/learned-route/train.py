@@ -306,6 +306,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "packages/engine/models"))
+    ap.add_argument("--resume", action="store_true", help="start from .cache/learned/checkpoint.pt")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -313,6 +314,10 @@ def main():
     src = Source(args.seed)
     net = Embed()
     calib = nn.Parameter(torch.tensor([10.0, -5.0]))
+    if args.resume:
+        state = torch.load(os.path.join(CACHE, "checkpoint.pt"))
+        net.load_state_dict(state["net"])
+        calib.data.copy_(state["calib"])
     opt = torch.optim.AdamW(list(net.parameters()) + [calib], lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps, pct_start=0.1)
     vsrc = Source(999)
@@ -356,6 +361,8 @@ def main():
 
 def export(net, calib, out):
     os.makedirs(out, exist_ok=True)
+    # the weights before BatchNorm is folded into the convolutions, to go on training from them
+    torch.save({"net": net.state_dict(), "calib": calib.detach()}, os.path.join(CACHE, "checkpoint.pt"))
     net.eval()
     dummy = torch.rand(1, 1, 96, 128)
     torch.onnx.export(
