@@ -21,6 +21,7 @@ import { formatError } from '../api/api-error';
 import { notify } from '../state/status-store';
 import { editorApi, type ReportType } from './editor-api';
 import type { EditorSession } from './editor-session';
+import { REPORT_MESSAGES } from './review-controller';
 import { usePanelVersion } from './use-session';
 
 /** A placement's colour dot and name. */
@@ -74,6 +75,9 @@ const ROWS_SX: SxProps<Theme> = {
   '& tbody tr.selected': { bgcolor: (t) => alpha(t.palette.primary.main, 0.12) },
   '& tbody tr.filtered': { opacity: 0.45, cursor: 'default', bgcolor: 'transparent' },
   '& tbody tr.empty td': { color: 'text.secondary', borderBottom: 0, cursor: 'default' },
+  '& td.state': { fontSize: '0.75rem', color: 'text.secondary' },
+  '& td.state.TRUE_POSITIVE': { color: 'success.main', fontWeight: 600 },
+  '& td.state.EDITED, & td.state.MANUAL': { color: 'info.main', fontWeight: 600 },
   '& .dot': {
     display: 'inline-block',
     width: 10,
@@ -84,11 +88,22 @@ const ROWS_SX: SxProps<Theme> = {
   },
 };
 
-const REPORT_MESSAGES: Record<ReportType, string> = {
-  truePositive: 'Reported True positive to the provider.',
-  falsePositive: 'Reported False Positive to the provider and deleted the detection.',
-  delete: 'Successfully deleted the detection',
+/** How the State column names a review state. */
+const STATE_LABELS: Record<string, string> = {
+  UNREVIEWED: 'Unreviewed',
+  TRUE_POSITIVE: 'Confirmed',
+  EDITED: 'Edited',
+  MANUAL: 'Manual',
 };
+
+/** The State and Conf cells of a detection. */
+export function stateLabel(review: string | undefined): string {
+  return STATE_LABELS[review || 'UNREVIEWED'] ?? review ?? '';
+}
+
+export function confidenceLabel(confidence: number | null | undefined): string {
+  return confidence == null ? '–' : `${Math.round(confidence * 100)}%`;
+}
 
 interface DetectionsPanelProps {
   session: EditorSession;
@@ -113,10 +128,13 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
   const report = async (type: ReportType) => {
     const ids = model.activeSelectedIds();
     if (ids.length === 0) return;
+    const before = ids.map((id) => model.getDetection(id)).filter((d) => d !== undefined);
     setBusy(true);
     try {
       await editorApi.report(ids, type);
       if (type !== 'truePositive') model.removeDetections(ids);
+      else model.upsertDetections(before.map((d) => ({ ...d, review: 'TRUE_POSITIVE' })));
+      session.review.recordVerdict(before, type);
       notify.success(REPORT_MESSAGES[type]);
     } catch (error) {
       notify.error(formatError(error, 'Error reporting detection'));
@@ -129,10 +147,12 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
     setMenuAnchor(null);
     const ids = model.activeSelectedIds();
     if (ids.length === 0) return;
+    const before = ids.map((id) => model.getDetection(id)).filter((d) => d !== undefined);
     setBusy(true);
     try {
       const updated = await editorApi.setPlacement(placement.id, ids);
       model.upsertDetections(updated);
+      session.review.recordPlacement(before, placement.id);
       notify.success('Successfully updated selected detection');
     } catch (error) {
       notify.error(formatError(error, 'Error changing placement'));
@@ -192,8 +212,10 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
           <TableHead>
             <TableRow>
               <TableCell sx={{ width: 44 }}>Id</TableCell>
-              <TableCell sx={{ width: '42%' }}>Brand</TableCell>
+              <TableCell sx={{ width: '30%' }}>Brand</TableCell>
               <TableCell>Placement</TableCell>
+              <TableCell sx={{ width: 74 }}>State</TableCell>
+              <TableCell sx={{ width: 44 }}>Conf</TableCell>
             </TableRow>
           </TableHead>
           {/*
@@ -215,11 +237,13 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
                   <span className="dot" style={{ background: d.placement.color }} />
                   {d.placement.localized_name}
                 </td>
+                <td className={`state ${d.review || 'UNREVIEWED'}`}>{stateLabel(d.review)}</td>
+                <td>{confidenceLabel(d.confidence)}</td>
               </tr>
             ))}
             {rows.length === 0 && (
               <tr className="empty">
-                <td colSpan={3}>No detection at this frame</td>
+                <td colSpan={5}>No detection at this frame</td>
               </tr>
             )}
           </tbody>
