@@ -89,16 +89,20 @@ const ROWS_SX: SxProps<Theme> = {
 };
 
 /** How the State column names a review state. */
-const STATE_LABELS: Record<string, string> = {
-  UNREVIEWED: 'Unreviewed',
-  TRUE_POSITIVE: 'Confirmed',
-  EDITED: 'Edited',
-  MANUAL: 'Manual',
+const STATE_LABELS: Record<string, [short: string, full: string]> = {
+  UNREVIEWED: ['New', 'Unreviewed'],
+  TRUE_POSITIVE: ['TP', 'True positive'],
+  EDITED: ['Edit', 'Edited'],
+  MANUAL: ['Hand', 'Drawn by hand'],
 };
 
-/** The State and Conf cells of a detection. */
-export function stateLabel(review: string | undefined): string {
-  return STATE_LABELS[review || 'UNREVIEWED'] ?? review ?? '';
+/**
+ * The State cell: a short word (the panel is 3/12 of the page and must keep its spec columns readable) with
+ * the full name as its title.
+ */
+export function stateLabel(review: string | undefined): [short: string, full: string] {
+  const r = review || 'UNREVIEWED';
+  return STATE_LABELS[r] ?? [r, r];
 }
 
 export function confidenceLabel(confidence: number | null | undefined): string {
@@ -211,11 +215,13 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
         <Table size="small" stickyHeader aria-label="Active detections" sx={ROWS_SX}>
           <TableHead>
             <TableRow>
-              <TableCell sx={{ width: 44 }}>Id</TableCell>
-              <TableCell sx={{ width: '30%' }}>Brand</TableCell>
+              <TableCell sx={{ width: 40 }}>Id</TableCell>
+              <TableCell>Brand</TableCell>
               <TableCell>Placement</TableCell>
-              <TableCell sx={{ width: 74 }}>State</TableCell>
-              <TableCell sx={{ width: 44 }}>Conf</TableCell>
+              <TableCell sx={{ width: 46 }}>State</TableCell>
+              <TableCell sx={{ width: 42 }} title="Confidence">
+                Conf
+              </TableCell>
             </TableRow>
           </TableHead>
           {/*
@@ -237,7 +243,9 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
                   <span className="dot" style={{ background: d.placement.color }} />
                   {d.placement.localized_name}
                 </td>
-                <td className={`state ${d.review || 'UNREVIEWED'}`}>{stateLabel(d.review)}</td>
+                <td className={`state ${d.review || 'UNREVIEWED'}`} title={stateLabel(d.review)[1]}>
+                  {stateLabel(d.review)[0]}
+                </td>
                 <td>{confidenceLabel(d.confidence)}</td>
               </tr>
             ))}

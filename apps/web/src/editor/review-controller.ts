@@ -35,6 +35,9 @@ export const UNDO_DEPTH = 100;
 const QUEUE_CHUNK_MS = 60_000;
 /** The progress count is re-read from the server this long after the last verdict (ms). */
 const COUNTS_DEBOUNCE_MS = 300;
+/** Review states that are listed (the others are kept on the server but never shown). */
+const LISTED: ReadonlySet<string> = new Set(Object.values(REVIEW_STATES));
+
 export const QUEUE_EMPTY = 'No unreviewed detection left.';
 export const NOTHING_TO_DECIDE = 'No detection to decide at this frame.';
 
@@ -199,8 +202,10 @@ export class ReviewController {
     const byState = new Map<ReviewState, number[]>();
     for (const s of states) byState.set(s.review, [...(byState.get(s.review) ?? []), s.id]);
     for (const [review, ids] of byState) {
-      const listed = await reviewCalls.setReview(ids, review);
+      // The answer also holds the detections set to FALSE_POSITIVE or DELETED, which are not listed.
+      const answer = await reviewCalls.setReview(ids, review);
       if (this.disposed) return;
+      const listed = answer.filter((d) => LISTED.has(d.review));
       const listedIds = new Set(listed.map((d) => d.id));
       this.model.upsertDetections(listed);
       this.model.removeDetections(ids.filter((id) => !listedIds.has(id)));
