@@ -72,6 +72,9 @@ async function* generate(count: number, sample: () => void): AsyncIterable<Repor
       confidence: rnd() < 0.1 ? null : rnd(),
       review: rnd() < 0.2 ? 'TRUE_POSITIVE' : 'UNREVIEWED',
       source: rnd() < 0.05 ? 'manual' : 'engine',
+      // Half reviewed: the report writes who and when for them.
+      reviewed_by: id % 2 ? 'reviewer' : null,
+      reviewed_at: id % 2 ? new Date(1_764_000_000_000 + id * 1000).toISOString() : null,
     };
     if (id % 1000 === 0) sample();
   }

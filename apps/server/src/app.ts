@@ -23,6 +23,7 @@ import { projectsRoutes } from './api/projects.routes.ts';
 import { tagsRoutes } from './api/tags.routes.ts';
 import { verificationRoutes } from './api/verification.routes.ts';
 import { detectionsRoutes } from './api/detections.routes.ts';
+import { reviewRoutes } from './api/review.routes.ts';
 import { mediaRoutes } from './api/media.routes.ts';
 import { excelRoutes } from './api/excel.routes.ts';
 
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(tagsRoutes(ctx));
   await app.register(verificationRoutes(ctx));
   await app.register(detectionsRoutes(ctx));
+  await app.register(reviewRoutes(ctx));
   await app.register(excelRoutes(ctx));
   await app.register(mediaRoutes(ctx));
 

@@ -120,13 +120,23 @@ describe('detections', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json().coordinates).toEqual(moved);
     expect((await window(0, 10))[0]).toMatchObject({ coordinates: moved });
-    const out = await c.patch(`/api/videos/detections/${d.id}/`, {
+    // With a new span (a trim) the segments are cut to it, not refused.
+    const cut = await c.patch(`/api/videos/detections/${d.id}/`, {
       coordinates: [{ start_time: 0, end_time: 900, points: quad(0, 0) }],
       time_begin: 100,
       time_end: 800,
     });
-    expect(out.statusCode).toBe(400);
-    expect(out.json().detail).toBe('body.coordinates.0: the segment lies outside time_begin..time_end.');
+    expect(cut.statusCode).toBe(200);
+    expect(cut.json()).toMatchObject({
+      time_begin: 100,
+      time_end: 800,
+      coordinates: [{ start_time: 100, end_time: 800, points: quad(0, 0) }],
+    });
+    const out = await c.patch(`/api/videos/detections/${d.id}/`, {
+      coordinates: [{ start_time: 0, end_time: 900, points: quad(0, 0) }],
+    });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toMatchObject({ time_begin: 0, time_end: 900 });
     expect(
       (
         await c.patch(`/api/videos/detections/${d.id}/`, {
@@ -137,7 +147,7 @@ describe('detections', () => {
     expect((await c.patch('/api/videos/detections/999999/', { coordinates: moved })).statusCode).toBe(404);
   });
 
-  it('reports true positive (kept), false positive (hidden, kept) and delete (removed)', async () => {
+  it('reports true positive (kept), false positive and delete (hidden, kept)', async () => {
     const all = await window(0, 100_000);
     expect(all).toHaveLength(3);
     let r = await c.put('/api/videos/detections/report/', {
@@ -154,7 +164,13 @@ describe('detections', () => {
     expect(kept[0].review).toBe('FALSE_POSITIVE');
     r = await c.put('/api/videos/detections/report/', { detectionIds: [all[2].id], type: 'delete' });
     expect(r.json().count).toBe(1);
-    expect((await s.ctx.db.query('SELECT id FROM detections WHERE id = $1', [all[2].id])).length).toBe(0);
+    expect(r.json().detail).toBe('Deleted 1 detections.');
+    expect((await window(0, 100_000)).map((d) => d.id)).toEqual([all[0].id]);
+    // A soft delete: kept, so that it can be undone.
+    const gone = await s.ctx.db.query<{ review: string }>('SELECT review FROM detections WHERE id = $1', [
+      all[2].id,
+    ]);
+    expect(gone[0].review).toBe('DELETED');
     expect(
       (await c.put('/api/videos/detections/report/', { detectionIds: [all[0].id], type: 'maybe' }))
         .statusCode,

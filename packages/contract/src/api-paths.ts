@@ -18,6 +18,13 @@ export const API = {
   detection: (id: number) => `/api/videos/detections/${id}/`,
   detectionsChange: '/api/videos/detections/change/',
   detectionsReport: '/api/videos/detections/report/',
+  /** PUT: sets the review state of detections (a verdict, or the undo/redo of one). */
+  detectionsReview: '/api/videos/detections/review/',
+  detectionHistory: (id: number) => `/api/videos/detections/${id}/history/`,
+  detectionSplit: (id: number) => `/api/videos/detections/${id}/split/`,
+  detectionsMerge: '/api/videos/detections/merge/',
+  /** POST: follows a box through the video's frames from a time (the engine's tracker). */
+  detectionsTrack: '/api/videos/detections/track/',
   excel: '/api/videos/excel/',
   projects: '/api/videos/project/',
   tags: '/api/videos/tags/',

@@ -132,6 +132,8 @@ export const Video = Type.Object(
       }),
     ),
     created_at: Type.String(),
+    detections_total: Type.Integer({ description: 'Listed detections (not false positive or deleted)' }),
+    detections_reviewed: Type.Integer({ description: 'Listed detections that are not UNREVIEWED' }),
   },
   { $id: 'Video' },
 );
@@ -225,12 +227,29 @@ export const CoordinateSegment = Type.Object({
 });
 export type CoordinateSegment = Static<typeof CoordinateSegment>;
 
+/**
+ * A detection's review state. UNREVIEWED, TRUE_POSITIVE, EDITED (moved, resized, trimmed, split or
+ * merged by a person) and MANUAL (drawn by a person) are listed; FALSE_POSITIVE and DELETED are kept
+ * (precision, undo) but never listed, reported or rendered.
+ */
 export const REVIEW_STATE = {
   UNREVIEWED: 'UNREVIEWED',
   TRUE_POSITIVE: 'TRUE_POSITIVE',
+  EDITED: 'EDITED',
+  MANUAL: 'MANUAL',
   FALSE_POSITIVE: 'FALSE_POSITIVE',
+  DELETED: 'DELETED',
 } as const;
 export type ReviewState = (typeof REVIEW_STATE)[keyof typeof REVIEW_STATE];
+export const REVIEW_STATES = Object.values(REVIEW_STATE);
+/** The states a detection is listed in (window query, reports, verification renders, counts). */
+export const LISTED_REVIEW_STATES: readonly ReviewState[] = [
+  REVIEW_STATE.UNREVIEWED,
+  REVIEW_STATE.TRUE_POSITIVE,
+  REVIEW_STATE.EDITED,
+  REVIEW_STATE.MANUAL,
+];
+export const ReviewStateSchema = Type.Union(REVIEW_STATES.map((s) => Type.Literal(s)));
 
 export const Detection = Type.Object(
   {
@@ -242,8 +261,19 @@ export const Detection = Type.Object(
     time_end: Type.Number({ description: 'ms' }),
     video: Id,
     confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-    review: Type.String({ description: 'UNREVIEWED, TRUE_POSITIVE (false positives are not listed)' }),
+    review: Type.String({
+      description:
+        'UNREVIEWED, TRUE_POSITIVE, EDITED (moved, resized, trimmed, split or merged by a person) or MANUAL ' +
+        '(drawn by a person); FALSE_POSITIVE and DELETED detections are kept but not listed (the review call ' +
+        'answers them too)',
+    }),
     source: Type.String({ description: "'engine' or 'manual'" }),
+    reviewed_by: Nullable(
+      Type.String({
+        description: 'Username of the last review action; null if none or made with the API key',
+      }),
+    ),
+    reviewed_at: Nullable(Type.String({ description: 'ISO time of the last review action' })),
   },
   { $id: 'Detection' },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CoordinateSegment, Id, Nullable } from './entities.ts';
+import { CoordinateSegment, Id, Nullable, Points, ReviewStateSchema } from './entities.ts';
 
 /** Limits shared by the server's validation and the web app's forms. */
 export const LIMITS = {
@@ -17,6 +17,9 @@ export const LIMITS = {
   detectionsPerPost: 1000,
   /** Largest window of the detection query, ms. */
   detectionWindowMaxMs: 24 * 3600 * 1000,
+  /** Default and largest span that one track call follows a box through, ms. */
+  trackDefaultMs: 10_000,
+  trackMaxMs: 60_000,
 } as const;
 
 const Name = Type.String({ minLength: 1, maxLength: LIMITS.nameMax });
@@ -169,12 +172,74 @@ export const DetectionsReportBody = Type.Object({
 });
 export type DetectionsReportBody = Static<typeof DetectionsReportBody>;
 
+/**
+ * Move, resize or trim. Without coordinates the current ones are kept; with time_begin or time_end
+ * (a trim) the segments are cut to the new span and those outside it dropped.
+ */
 export const DetectionPatchBody = Type.Object({
-  coordinates: Type.Array(CoordinateSegment, { minItems: 1, maxItems: 10000 }),
+  coordinates: Type.Optional(Type.Array(CoordinateSegment, { minItems: 1, maxItems: 10000 })),
   time_begin: Type.Optional(Type.Number({ minimum: 0 })),
   time_end: Type.Optional(Type.Number({ minimum: 0 })),
 });
 export type DetectionPatchBody = Static<typeof DetectionPatchBody>;
+
+/** Sets the review state of detections: a verdict, or its undo/redo (any state back). */
+export const DetectionsReviewBody = Type.Object({
+  detectionIds: Type.Array(Id, { minItems: 1, maxItems: 10000 }),
+  review: ReviewStateSchema,
+});
+export type DetectionsReviewBody = Static<typeof DetectionsReviewBody>;
+
+export const DetectionSplitBody = Type.Object({
+  time: Type.Number({ minimum: 0, description: 'ms, strictly inside the detection span' }),
+});
+export type DetectionSplitBody = Static<typeof DetectionSplitBody>;
+
+export const DetectionsMergeBody = Type.Object({
+  detectionIds: Type.Array(Id, {
+    minItems: 2,
+    maxItems: 2,
+    description: 'Two detections of one video and brand; the earlier one keeps its id, the other is deleted',
+  }),
+});
+export type DetectionsMergeBody = Static<typeof DetectionsMergeBody>;
+
+export const TRACK_DIRECTIONS = ['forward', 'backward', 'both'] as const;
+export const DetectionTrackBody = Type.Object({
+  videoId: Id,
+  time: Type.Number({ minimum: 0, description: 'ms: the time at which points frame the logo' }),
+  points: Points,
+  direction: Type.Optional(
+    Type.Union(
+      TRACK_DIRECTIONS.map((d) => Type.Literal(d)),
+      { default: 'both' },
+    ),
+  ),
+  maxMs: Type.Optional(
+    Type.Number({
+      minimum: 1,
+      maximum: LIMITS.trackMaxMs,
+      description: `ms followed at most in each direction (default ${LIMITS.trackDefaultMs})`,
+    }),
+  ),
+});
+export type DetectionTrackBody = Static<typeof DetectionTrackBody>;
+
+export const DetectionTrackAnswer = Type.Object({
+  segments: Type.Array(CoordinateSegment, {
+    description: 'The box followed through the frames, in time order (the given time included)',
+  }),
+});
+export type DetectionTrackAnswer = Static<typeof DetectionTrackAnswer>;
+
+export const DetectionHistoryEntry = Type.Object({
+  at: Type.String({ description: 'ISO time' }),
+  user: Nullable(Type.String({ description: 'Username; null for a call made with the API key' })),
+  action: Type.String({ description: "Human-readable, e.g. 'True positive', 'Moved', 'Split'" }),
+  detail: Type.String(),
+});
+export type DetectionHistoryEntry = Static<typeof DetectionHistoryEntry>;
+export const DetectionHistory = Type.Array(DetectionHistoryEntry);
 
 const IdList = Type.Union([Type.Integer({ minimum: 1 }), Type.Array(Type.Integer({ minimum: 1 }))]);
 export const ExcelQuery = Type.Object({

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../src/index.ts';
+import { migrate, openDatabase, type Database } from '../src/index.ts';
 
 const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -104,6 +104,81 @@ describe('API keys stored hashed (009)', () => {
     expect(org.api_key_hash).toBe(createHash('sha256').update(key).digest('hex'));
     expect(org.api_key_hint).toBe('3f9a');
     expect(JSON.stringify(org)).not.toContain(key);
+    await db.close();
+  });
+});
+
+/** Migration 011 on data written before it, on the database that `open` gives. */
+async function reviewLoopOnOldData(db: Database): Promise<void> {
+  await migrate(db, { before: '011' });
+  {
+    const [org] = await db.query<{ id: number }>(
+      "INSERT INTO organizations(name, api_key_hash, api_key_hint) VALUES ('A', 'h', 'x') RETURNING id",
+    );
+    const [video] = await db.query<{ id: number }>(
+      "INSERT INTO videos(organization_id, name, file_name, stored_path) VALUES ($1, 'V', 'v.mp4', 'v') RETURNING id",
+      [org.id],
+    );
+    const [brand] = await db.query<{ id: number }>(
+      "INSERT INTO brands(organization_id, name) VALUES ($1, 'B') RETURNING id",
+      [org.id],
+    );
+    const [pl] = await db.query<{ id: number }>(
+      "INSERT INTO placements(organization_id, localized_name) VALUES ($1, 'P') RETURNING id",
+      [org.id],
+    );
+    const old = [
+      ['manual', 'TRUE_POSITIVE'],
+      ['manual', 'FALSE_POSITIVE'],
+      ['engine', 'TRUE_POSITIVE'],
+      ['engine', 'UNREVIEWED'],
+      ['engine', 'FALSE_POSITIVE'],
+    ];
+    for (const [source, review] of old)
+      await db.query(
+        `INSERT INTO detections(organization_id, video_id, brand_id, placement_id, auto_placement_id,
+           time_begin, time_end, coordinates, review, source) VALUES ($1, $2, $3, $4, $4, 0, 1, '[]', $5, $6)`,
+        [org.id, video.id, brand.id, pl.id, review, source],
+      );
+    expect(await migrate(db)).toContain('011_review_loop.sql');
+    const rows = await db.query<{ review: string; reviewed_by: number | null; reviewed_at: Date | null }>(
+      'SELECT review, reviewed_by, reviewed_at FROM detections ORDER BY id',
+    );
+    expect(rows.map((r) => r.review)).toEqual([
+      'MANUAL',
+      'FALSE_POSITIVE',
+      'TRUE_POSITIVE',
+      'UNREVIEWED',
+      'FALSE_POSITIVE',
+    ]);
+    expect(rows.every((r) => r.reviewed_by === null && r.reviewed_at === null)).toBe(true);
+    await expect(db.query("UPDATE detections SET review = 'MAYBE'")).rejects.toThrow(/check/i);
+    const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM detection_history');
+    expect(n).toBe(0);
+  }
+}
+
+describe('review loop (011)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'db-test-'));
+  const name = `lr_migrate_011_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.end();
+  });
+
+  it('PGlite: makes hand-drawn true positives MANUAL, keeps every other state, refuses unknown states', async () => {
+    const db = await openDatabase({ dataDir: dir });
+    await reviewLoopOnOldData(db);
+    await db.close();
+  });
+
+  it('PostgreSQL: the same', async () => {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const db = await openDatabase({ url: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), dataDir: '' });
+    await reviewLoopOnOldData(db);
     await db.close();
   });
 });

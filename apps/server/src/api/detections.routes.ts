@@ -13,16 +13,20 @@ import {
 } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { detectionsRepository as repo } from '../repositories/detections.repository.ts';
+import { detectionsRepository as repo, type Actor } from '../repositories/detections.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { missingIds } from '../repositories/common.ts';
-import { checkGeometry } from '../services/detections.service.ts';
-import { orgOf } from './auth-hook.ts';
+import { checkGeometry, clipSegments, reviewAction } from '../services/detections.service.ts';
+import { callerOf, orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, Ref, routes } from './route-kit.ts';
 
 const List = Type.Array(Ref('Detection'));
 const Count = Type.Object({ detail: Type.String(), count: Type.Integer() });
+
+/** Who acts: the signed-in user, or no user for a call made with the API key. */
+export const actorOf = (req: Parameters<typeof callerOf>[0]): Actor => ({ userId: callerOf(req).userId });
+const ms = (n: number) => `${Math.round(n)}`;
 
 export const detectionsRoutes = (ctx: AppContext) =>
   routes((app) => {
@@ -76,8 +80,9 @@ export const detectionsRoutes = (ctx: AppContext) =>
           );
         const auto = await placementsRepository.automaticIds(ctx.db, org);
         const automatic = new Set(Object.values(auto));
-        const ids = await ctx.db.transaction((tx) =>
-          repo.insertMany(
+        const actor = actorOf(req);
+        const ids = await ctx.db.transaction(async (tx) => {
+          const created = await repo.insertMany(
             tx,
             org,
             list.map((d) => ({
@@ -91,11 +96,19 @@ export const detectionsRoutes = (ctx: AppContext) =>
               coordinates: d.coordinates,
               confidence: null,
               // Drawn by a person: reviewed by definition.
-              review: REVIEW_STATE.TRUE_POSITIVE,
+              review: REVIEW_STATE.MANUAL,
               source: 'manual',
             })),
-          ),
-        );
+            actor,
+          );
+          await repo.addHistory(
+            tx,
+            org,
+            actor,
+            created.map((id) => ({ id, action: 'Created', detail: 'Drawn by hand' })),
+          );
+          return created;
+        });
         return reply.code(201).send(await repo.byIds(ctx.db, org, ids));
       },
     );
@@ -108,7 +121,7 @@ export const detectionsRoutes = (ctx: AppContext) =>
         const { placementId, detectionIds } = req.body;
         await assertRefs(ctx.db, org, 'placements', [placementId], 'placementId');
         await assertDetections(org, detectionIds);
-        await repo.setPlacement(ctx.db, org, detectionIds, placementId);
+        await repo.setPlacement(ctx.db, org, detectionIds, placementId, actorOf(req));
         return repo.byIds(ctx.db, org, detectionIds);
       },
     );
@@ -123,7 +136,7 @@ export const detectionsRoutes = (ctx: AppContext) =>
         await assertRefs(ctx.db, org, 'placements', [b.newPlacementId], 'newPlacementId');
         await assertRefs(ctx.db, org, 'brands', b.brandIds, 'brandIds');
         await assertRefs(ctx.db, org, 'placements', b.placementIds, 'placementIds');
-        const count = await repo.changeAll(ctx.db, org, b);
+        const count = await repo.changeAll(ctx.db, org, b, actorOf(req));
         return { detail: `Changed the placement of ${count} detections.`, count };
       },
     );
@@ -135,14 +148,28 @@ export const detectionsRoutes = (ctx: AppContext) =>
         const org = orgOf(req);
         const { detectionIds, type } = req.body;
         await assertDetections(org, detectionIds);
-        if (type === 'delete') {
-          const count = await repo.delete(ctx.db, org, detectionIds);
-          return { detail: `Deleted ${count} detections.`, count };
-        }
-        // A false positive is kept (hidden from lists) so that each example's precision stays measurable.
-        const review = type === 'truePositive' ? REVIEW_STATE.TRUE_POSITIVE : REVIEW_STATE.FALSE_POSITIVE;
-        const count = await repo.setReview(ctx.db, org, detectionIds, review);
-        return { detail: `Reported ${count} detections as ${type}.`, count };
+        // False positives and deletions are kept, hidden from lists: a false positive keeps each
+        // example's precision measurable, and both can be undone (the review call restores a state).
+        const review =
+          type === 'truePositive'
+            ? REVIEW_STATE.TRUE_POSITIVE
+            : type === 'falsePositive'
+              ? REVIEW_STATE.FALSE_POSITIVE
+              : REVIEW_STATE.DELETED;
+        const actor = actorOf(req);
+        const changed = await ctx.db.transaction(async (tx) => {
+          const rows = await repo.setReview(tx, org, detectionIds, review, actor);
+          await repo.addHistory(
+            tx,
+            org,
+            actor,
+            rows.map((r) => ({ id: r.id, ...reviewAction(r.before, review) })),
+          );
+          return rows.length;
+        });
+        const detail =
+          type === 'delete' ? `Deleted ${changed} detections.` : `Reported ${changed} detections as ${type}.`;
+        return { detail, count: changed };
       },
     );
 
@@ -151,7 +178,9 @@ export const detectionsRoutes = (ctx: AppContext) =>
       {
         schema: {
           tags: ['detections'],
-          description: 'Moves or resizes a detection: new coordinates (and optionally a new span).',
+          description:
+            'Moves or resizes a detection (new coordinates) and/or trims it (time_begin, time_end: the ' +
+            'segments are cut to the new span). Sets the review state to EDITED unless it is MANUAL.',
           params: IdParams,
           body: DetectionPatchBody,
           response: { 200: Ref('Detection'), ...errors },
@@ -159,16 +188,44 @@ export const detectionsRoutes = (ctx: AppContext) =>
       },
       async (req) => {
         const org = orgOf(req);
-        const current = await repo.spans(ctx.db, org, req.params.id);
-        if (!current) throw notFound('Detection');
-        const { coordinates } = req.body;
-        const span = {
-          time_begin:
-            req.body.time_begin ?? Math.min(current.time_begin, ...coordinates.map((s) => s.start_time)),
-          time_end: req.body.time_end ?? Math.max(current.time_end, ...coordinates.map((s) => s.end_time)),
-        };
-        checkGeometry('body', span, coordinates);
-        await repo.setGeometry(ctx.db, org, req.params.id, { ...span, coordinates });
+        const actor = actorOf(req);
+        const b = req.body;
+        if (!b.coordinates && b.time_begin === undefined && b.time_end === undefined)
+          throw badRequest('body: give coordinates, time_begin or time_end.');
+        await ctx.db.transaction(async (tx) => {
+          const cur = await repo.stored(tx, org, req.params.id);
+          if (!cur) throw notFound('Detection');
+          const trim = b.time_begin !== undefined || b.time_end !== undefined;
+          let coordinates = b.coordinates ?? cur.coordinates;
+          const span = trim
+            ? { time_begin: b.time_begin ?? cur.time_begin, time_end: b.time_end ?? cur.time_end }
+            : {
+                time_begin: Math.min(cur.time_begin, ...coordinates.map((s) => s.start_time)),
+                time_end: Math.max(cur.time_end, ...coordinates.map((s) => s.end_time)),
+              };
+          if (span.time_begin > span.time_end)
+            throw badRequest('body: time_begin must not be after time_end.');
+          if (trim) {
+            coordinates.forEach((s, i) => {
+              if (s.start_time > s.end_time)
+                throw badRequest(`body.coordinates.${i}: start_time is after end_time.`);
+            });
+            coordinates = clipSegments(coordinates, span.time_begin, span.time_end);
+            if (coordinates.length === 0)
+              throw badRequest('body: no box is left inside time_begin..time_end.');
+          }
+          checkGeometry('body', span, coordinates);
+          await repo.setGeometry(tx, org, req.params.id, { ...span, coordinates }, actor);
+          const spanChanged = span.time_begin !== cur.time_begin || span.time_end !== cur.time_end;
+          const spanText = `${ms(cur.time_begin)}–${ms(cur.time_end)} ms → ${ms(span.time_begin)}–${ms(span.time_end)} ms`;
+          const action = b.coordinates
+            ? 'Moved'
+            : span.time_begin >= cur.time_begin && span.time_end <= cur.time_end
+              ? 'Trimmed'
+              : 'Span changed';
+          const detail = spanChanged ? spanText : `${coordinates.length} box segment(s)`;
+          await repo.addHistory(tx, org, actor, [{ id: req.params.id, action, detail }]);
+        });
         return (await repo.byIds(ctx.db, org, [req.params.id]))[0];
       },
     );

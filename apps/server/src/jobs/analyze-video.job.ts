@@ -114,7 +114,7 @@ export async function analyzeVideoJob(ctx: AppContext, job: AnalyzeVideoJob): Pr
     if (!(await repo.holdsAnalysis(tx, video.id, owner))) return;
     await detectionsRepository.deleteEngineUnreviewed(tx, video.id);
     const reviewed = await tx.query<{ brand_id: number; time_begin: number; time_end: number }>(
-      "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine')",
+      "SELECT brand_id, time_begin, time_end FROM detections WHERE video_id = $1 AND (review <> 'UNREVIEWED' OR source <> 'engine' OR reviewed_at IS NOT NULL)",
       [video.id],
     );
     const fresh = analysis.detections.filter(

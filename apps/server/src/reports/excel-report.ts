@@ -37,6 +37,10 @@ export interface ReportDetection {
   confidence: number | null;
   review: string;
   source: string;
+  /** Username of the last review action (null: none, or made with the API key). */
+  reviewed_by: string | null;
+  /** ISO time of the last review action. */
+  reviewed_at: string | null;
 }
 
 export interface ReportBrand {
@@ -153,6 +157,9 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
     { header: 'Confidence', width: 11, numFmt: '0.0%' },
     { header: 'Review', width: 16 },
     { header: 'Source', width: 10 },
+    { header: 'Reviewed by', width: 16 },
+    // A real date (UTC) so that the column sorts and filters as time.
+    { header: 'Reviewed at', width: 20, numFmt: 'yyyy-mm-dd hh:mm:ss' },
   ];
   const detections = addTableSheet(workbook, names.detections, detectionColumns, []);
   // One shared style object per column: exceljs caches style ids by object identity, which saves a
@@ -194,6 +201,8 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
       d.confidence,
       text(d.review),
       text(d.source),
+      d.reviewed_by === null ? null : text(d.reviewed_by),
+      d.reviewed_at === null ? null : new Date(d.reviewed_at),
     ];
     const added = detections.addRow(row);
     for (let c = 0; c < detectionStyles.length; c++) added.getCell(c + 1).style = detectionStyles[c];

@@ -39,7 +39,11 @@ export const brandsRepository = {
       await db.query<BrandRow>('SELECT * FROM brands WHERE organization_id = $1 AND id = $2', [org, id])
     )[0];
   },
-  /** Logos of the given brands with their reviewed-detection counts (for precision). */
+  /**
+   * Logos of the given brands with their reviewed-detection counts (for precision = TP / (TP + FP)).
+   * An edited detection is a confirmed logo whose box a person corrected: a true positive. Deleted
+   * ones are no verdict on the logo and count for neither.
+   */
   async logos(db: Queryable, org: number, brandIds: number[]): Promise<LogoRow[]> {
     if (brandIds.length === 0) return [];
     return db.query<LogoRow>(
@@ -47,7 +51,7 @@ export const brandsRepository = {
               COALESCE(s.tp, 0)::int AS tp, COALESCE(s.fp, 0)::int AS fp
        FROM brand_logos l
        LEFT JOIN (
-         SELECT logo_id, count(*) FILTER (WHERE review = 'TRUE_POSITIVE') AS tp,
+         SELECT logo_id, count(*) FILTER (WHERE review IN ('TRUE_POSITIVE', 'EDITED')) AS tp,
                          count(*) FILTER (WHERE review = 'FALSE_POSITIVE') AS fp
          FROM detections WHERE organization_id = $1 AND brand_id = ANY($2::int[]) AND logo_id IS NOT NULL
          GROUP BY logo_id

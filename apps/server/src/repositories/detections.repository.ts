@@ -1,5 +1,29 @@
-import type { CoordinateSegment, Detection } from '@logo-review/contract';
+import {
+  LISTED_REVIEW_STATES,
+  type CoordinateSegment,
+  type Detection,
+  type DetectionHistoryEntry,
+} from '@logo-review/contract';
 import type { Queryable } from '@logo-review/db';
+
+/** SQL condition: the detection is listed (not a false positive, not deleted). States are constants. */
+export const listedSql = (col = 'review') =>
+  `${col} IN (${LISTED_REVIEW_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** ISO 8601 in UTC from a timestamptz, the same text on PGlite and PostgreSQL. */
+const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Who makes a review action: a user, or null for a call made with the organization's API key. */
+export interface Actor {
+  userId: number | null;
+}
+
+/** One history entry to write. */
+export interface HistoryEvent {
+  id: number;
+  action: string;
+  detail: string;
+}
 
 interface DetectionRow {
   id: number;
@@ -14,11 +38,30 @@ interface DetectionRow {
   confidence: number | null;
   review: string;
   source: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
 }
 
 const SELECT = `SELECT d.id, d.brand_id, d.placement_id, pl.localized_name AS placement_name, pl.color AS placement_color,
-  d.coordinates, d.time_begin, d.time_end, d.video_id, d.confidence, d.review, d.source
-  FROM detections d JOIN placements pl ON pl.id = d.placement_id`;
+  d.coordinates, d.time_begin, d.time_end, d.video_id, d.confidence, d.review, d.source,
+  u.username AS reviewed_by, ${iso('d.reviewed_at')} AS reviewed_at
+  FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
+
+/** A detection's stored row, for edits that rebuild it (split, merge). */
+export interface StoredDetection {
+  id: number;
+  video_id: number;
+  brand_id: number;
+  placement_id: number;
+  auto_placement_id: number;
+  logo_id: number | null;
+  time_begin: number;
+  time_end: number;
+  coordinates: CoordinateSegment[];
+  confidence: number | null;
+  review: string;
+  source: string;
+}
 
 /** The indexed span expression (must match detections_window_idx). */
 const SPAN = `int8range(floor(d.time_begin)::bigint, ceil(d.time_end)::bigint, '[]')`;
@@ -34,6 +77,8 @@ export const toDetection = (r: DetectionRow): Detection => ({
   confidence: r.confidence,
   review: r.review,
   source: r.source,
+  reviewed_by: r.reviewed_by,
+  reviewed_at: r.reviewed_at,
 });
 
 export interface NewDetectionRow {
@@ -52,7 +97,7 @@ export interface NewDetectionRow {
 
 export const detectionsRepository = {
   /**
-   * Listed detections (false positives excluded) of one video whose span overlaps [start, end] ms,
+   * Listed detections (false positives and deleted ones excluded) of one video whose span overlaps [start, end] ms,
    * as JSON built by the database itself: the editor's hottest call skips parsing jsonb into objects
    * and stringifying them again.
    */
@@ -62,9 +107,10 @@ export const detectionsRepository = {
                 'id', d.id, 'brand', d.brand_id,
                 'placement', json_build_object('id', pl.id, 'localized_name', pl.localized_name, 'color', pl.color),
                 'coordinates', d.coordinates, 'time_begin', d.time_begin, 'time_end', d.time_end, 'video', d.video_id,
-                'confidence', d.confidence, 'review', d.review, 'source', d.source) ORDER BY d.time_begin, d.id), '[]')::text AS body
-       FROM detections d JOIN placements pl ON pl.id = d.placement_id
-       WHERE d.video_id = $1 AND d.organization_id = $2 AND d.review <> 'FALSE_POSITIVE'
+                'confidence', d.confidence, 'review', d.review, 'source', d.source,
+                'reviewed_by', u.username, 'reviewed_at', ${iso('d.reviewed_at')}) ORDER BY d.time_begin, d.id), '[]')::text AS body
+       FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by
+       WHERE d.video_id = $1 AND d.organization_id = $2 AND ${listedSql('d.review')}
        AND ${SPAN} && int8range($3::bigint, $4::bigint, '[]')`,
       [videoId, org, Math.floor(start), Math.ceil(end)],
     );
@@ -77,92 +123,174 @@ export const detectionsRepository = {
     );
     return rows.map(toDetection);
   },
-  async spans(
-    db: Queryable,
-    org: number,
-    id: number,
-  ): Promise<{ time_begin: number; time_end: number } | undefined> {
-    return (
-      await db.query<{ time_begin: number; time_end: number }>(
-        'SELECT time_begin, time_end FROM detections WHERE organization_id = $1 AND id = $2',
-        [org, id],
-      )
-    )[0];
+  /** The stored row, locked for the rest of the transaction (edits that rebuild a detection). */
+  async stored(db: Queryable, org: number, id: number): Promise<StoredDetection | undefined> {
+    const [r] = await db.query<StoredDetection>(
+      `SELECT id, video_id, brand_id, placement_id, auto_placement_id, logo_id, time_begin, time_end, coordinates,
+              confidence, review, source
+       FROM detections WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [org, id],
+    );
+    return r && { ...r, id: Number(r.id) };
   },
-  /** Inserts many rows in chunks (one statement per chunk through unnest of JSON). */
-  async insertMany(db: Queryable, org: number, rows: NewDetectionRow[]): Promise<number[]> {
+  /**
+   * Inserts many rows in chunks (one statement per chunk through unnest of JSON). With an actor (a
+   * person's detections) they are marked reviewed by them now; engine results carry none.
+   */
+  async insertMany(db: Queryable, org: number, rows: NewDetectionRow[], actor?: Actor): Promise<number[]> {
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
       const r = await db.query<{ id: number }>(
         `INSERT INTO detections(organization_id, video_id, brand_id, placement_id, auto_placement_id, logo_id,
-                                time_begin, time_end, coordinates, confidence, review, source)
+                                time_begin, time_end, coordinates, confidence, review, source, reviewed_by, reviewed_at)
          SELECT $1, x.video_id, x.brand_id, x.placement_id, x.auto_placement_id, x.logo_id,
-                x.time_begin, x.time_end, x.coordinates, x.confidence, x.review, x.source
+                x.time_begin, x.time_end, x.coordinates, x.confidence, x.review, x.source,
+                $3::int, CASE WHEN $4::boolean THEN now() END
          FROM jsonb_to_recordset($2::jsonb) AS x(video_id int, brand_id int, placement_id int, auto_placement_id int,
               logo_id int, time_begin float8, time_end float8, coordinates jsonb, confidence real, review text, source text)
          RETURNING id`,
-        [org, JSON.stringify(chunk)],
+        [org, JSON.stringify(chunk), actor?.userId ?? null, !!actor],
       );
       ids.push(...r.map((x) => Number(x.id)));
     }
     return ids;
   },
-  async setPlacement(db: Queryable, org: number, ids: number[], placementId: number): Promise<void> {
-    await db.query(
-      'UPDATE detections SET placement_id = $3, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::bigint[])',
-      [org, ids, placementId],
-    );
+  /**
+   * Sets the placement of the given detections (a review action: who and when are kept) and writes
+   * their history. Returns the ids changed.
+   */
+  async setPlacement(
+    db: Queryable,
+    org: number,
+    ids: number[],
+    placementId: number,
+    actor: Actor,
+  ): Promise<number[]> {
+    return placementChange(db, org, actor, placementId, 'd.id = ANY($3::bigint[])', [ids]);
   },
+  /** Changes the placement of all listed detections of a video that match the brand/placement filters. */
   async changeAll(
     db: Queryable,
     org: number,
     c: { videoId: number; brandIds: number[]; placementIds: number[]; newPlacementId: number },
+    actor: Actor,
   ): Promise<number> {
-    const r = await db.query(
-      `UPDATE detections SET placement_id = $5, updated_at = now()
-       WHERE organization_id = $1 AND video_id = $2 AND review <> 'FALSE_POSITIVE'
-         AND (cardinality($3::int[]) = 0 OR brand_id = ANY($3::int[]))
-         AND (cardinality($4::int[]) = 0 OR placement_id = ANY($4::int[]))
-       RETURNING id`,
-      [org, c.videoId, c.brandIds, c.placementIds, c.newPlacementId],
+    const ids = await placementChange(
+      db,
+      org,
+      actor,
+      c.newPlacementId,
+      `d.video_id = $3 AND ${listedSql('d.review')}
+         AND (cardinality($4::int[]) = 0 OR d.brand_id = ANY($4::int[]))
+         AND (cardinality($5::int[]) = 0 OR d.placement_id = ANY($5::int[]))`,
+      [c.videoId, c.brandIds, c.placementIds],
     );
-    return r.length;
+    return ids.length;
   },
-  async setReview(db: Queryable, org: number, ids: number[], review: string): Promise<number> {
-    const r = await db.query(
-      'UPDATE detections SET review = $3, updated_at = now() WHERE organization_id = $1 AND id = ANY($2::bigint[]) RETURNING id',
-      [org, ids, review],
+  /**
+   * Sets the review state of the given detections, keeping who and when. Returns each changed
+   * detection with the state it had before (the history says what changed).
+   */
+  async setReview(
+    db: Queryable,
+    org: number,
+    ids: number[],
+    review: string,
+    actor: Actor,
+  ): Promise<{ id: number; before: string }[]> {
+    const rows = await db.query<{ id: number; before: string }>(
+      `WITH old AS (
+         SELECT id, review FROM detections WHERE organization_id = $1 AND id = ANY($2::bigint[]) FOR UPDATE
+       )
+       UPDATE detections d SET review = $3, reviewed_by = $4, reviewed_at = now(), updated_at = now()
+       FROM old WHERE d.id = old.id
+       RETURNING d.id, old.review AS before`,
+      [org, ids, review, actor.userId],
     );
-    return r.length;
+    return rows.map((r) => ({ id: Number(r.id), before: r.before }));
   },
-  async delete(db: Queryable, org: number, ids: number[]): Promise<number> {
-    const r = await db.query(
-      'DELETE FROM detections WHERE organization_id = $1 AND id = ANY($2::bigint[]) RETURNING id',
-      [org, ids],
-    );
-    return r.length;
-  },
+  /**
+   * New geometry by a person: an unreviewed or confirmed detection becomes EDITED; MANUAL stays
+   * MANUAL, and a false positive or deleted one keeps its state (an undo may restore its geometry
+   * before or after its state).
+   */
   async setGeometry(
     db: Queryable,
     org: number,
     id: number,
     g: { time_begin: number; time_end: number; coordinates: CoordinateSegment[] },
+    actor: Actor,
   ): Promise<void> {
     await db.query(
-      `UPDATE detections SET time_begin = $3, time_end = $4, coordinates = $5::jsonb, updated_at = now()
+      `UPDATE detections SET time_begin = $3, time_end = $4, coordinates = $5::jsonb,
+         review = CASE WHEN review IN ('UNREVIEWED', 'TRUE_POSITIVE') THEN 'EDITED' ELSE review END,
+         reviewed_by = $6, reviewed_at = now(), updated_at = now()
        WHERE organization_id = $1 AND id = $2`,
-      [org, id, g.time_begin, g.time_end, JSON.stringify(g.coordinates)],
+      [org, id, g.time_begin, g.time_end, JSON.stringify(g.coordinates), actor.userId],
     );
   },
-  /** Engine results replace the earlier engine results of the video; reviewed and manual ones stay. */
+  /** Writes history entries (one statement). */
+  async addHistory(db: Queryable, org: number, actor: Actor, events: HistoryEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await db.query(
+      `INSERT INTO detection_history (organization_id, detection_id, user_id, action, detail)
+       SELECT $1, x.id, $2::int, x.action, x.detail
+       FROM jsonb_to_recordset($3::jsonb) AS x(id bigint, action text, detail text)`,
+      [org, actor.userId, JSON.stringify(events)],
+    );
+  },
+  /** A detection's history, newest first. */
+  async history(db: Queryable, org: number, id: number): Promise<DetectionHistoryEntry[]> {
+    return db.query<DetectionHistoryEntry>(
+      `SELECT ${iso('h.at')} AS at, u.username AS "user", h.action, h.detail
+       FROM detection_history h LEFT JOIN users u ON u.id = h.user_id
+       WHERE h.organization_id = $1 AND h.detection_id = $2
+       ORDER BY h.id DESC`,
+      [org, id],
+    );
+  },
+  /**
+   * Engine results replace the earlier engine results of the video; reviewed and manual ones stay,
+   * and so do those a person touched (a placement change, a verdict undone back to unreviewed).
+   */
   async deleteEngineUnreviewed(db: Queryable, videoId: number): Promise<void> {
     await db.query(
-      "DELETE FROM detections WHERE video_id = $1 AND source = 'engine' AND review = 'UNREVIEWED'",
+      "DELETE FROM detections WHERE video_id = $1 AND source = 'engine' AND review = 'UNREVIEWED' AND reviewed_at IS NULL",
       [videoId],
     );
   },
 };
+
+/**
+ * Moves the detections chosen by `where` (over `d`, parameters from $3) to a placement, keeps who
+ * and when, and writes "Placement changed to X" with the former placement in one statement.
+ */
+async function placementChange(
+  db: Queryable,
+  org: number,
+  actor: Actor,
+  placementId: number,
+  where: string,
+  params: unknown[],
+): Promise<number[]> {
+  const p = params.length + 3;
+  const rows = await db.query<{ id: number }>(
+    `WITH old AS (
+       SELECT d.id, pl.localized_name AS was FROM detections d JOIN placements pl ON pl.id = d.placement_id
+       WHERE d.organization_id = $1 AND ${where} FOR UPDATE OF d
+     ), upd AS (
+       UPDATE detections d SET placement_id = $${p}, reviewed_by = $2, reviewed_at = now(), updated_at = now()
+       FROM old WHERE d.id = old.id RETURNING d.id, old.was
+     )
+     INSERT INTO detection_history (organization_id, detection_id, user_id, action, detail)
+     SELECT $1, upd.id, $2::int, 'Placement changed to ' || pl.localized_name, 'Was ' || upd.was
+     FROM upd JOIN placements pl ON pl.id = $${p}
+     RETURNING detection_id AS id`,
+    [org, actor.userId, ...params, placementId],
+  );
+  return rows.map((r) => Number(r.id));
+}
 
 export interface ReportRow {
   id: number;
@@ -174,6 +302,8 @@ export interface ReportRow {
   confidence: number | null;
   review: string;
   source: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
 }
 
 /**
@@ -196,13 +326,14 @@ export async function* streamDetections(
   let last = 0;
   for (;;) {
     const rows = await db.query<ReportRow>(
-      `SELECT id, brand_id, placement_id, time_begin, time_end, coordinates, confidence, review, source
-       FROM detections
-       WHERE organization_id = $1 AND video_id = $2 AND review <> 'FALSE_POSITIVE' AND id > $3
-         AND (cardinality($4::int[]) = 0 OR brand_id = ANY($4::int[]))
-         AND (cardinality($5::int[]) = 0 OR placement_id = ANY($5::int[]))
-         AND NOT (brand_id = ANY($6::int[])) AND NOT (placement_id = ANY($7::int[]))
-       ORDER BY id LIMIT $8`,
+      `SELECT d.id, d.brand_id, d.placement_id, d.time_begin, d.time_end, d.coordinates, d.confidence, d.review,
+              d.source, u.username AS reviewed_by, ${iso('d.reviewed_at')} AS reviewed_at
+       FROM detections d LEFT JOIN users u ON u.id = d.reviewed_by
+       WHERE d.organization_id = $1 AND d.video_id = $2 AND ${listedSql('d.review')} AND d.id > $3
+         AND (cardinality($4::int[]) = 0 OR d.brand_id = ANY($4::int[]))
+         AND (cardinality($5::int[]) = 0 OR d.placement_id = ANY($5::int[]))
+         AND NOT (d.brand_id = ANY($6::int[])) AND NOT (d.placement_id = ANY($7::int[]))
+       ORDER BY d.id LIMIT $8`,
       [org, f.videoId, last, f.brandIds, f.placementIds, f.hiddenBrandIds, f.hiddenPlacementIds, pageSize],
     );
     for (const r of rows) yield { ...r, id: Number(r.id) };

@@ -1,5 +1,6 @@
 import { VIDEO_STATUS } from '@logo-review/contract';
 import type { Queryable } from '@logo-review/db';
+import { listedSql } from './detections.repository.ts';
 
 export interface FolderRow {
   id: number;
@@ -35,9 +36,21 @@ export interface VideoRow {
     tile_height: number;
   } | null;
   created_at: Date;
+  detections_total: number;
+  detections_reviewed: number;
 }
 
-const VIDEO_SELECT = `SELECT v.*, p.name AS project_name FROM videos v LEFT JOIN projects p ON p.id = v.project_id`;
+/**
+ * Each video with its review progress. The counts come from one index-only scan per video of
+ * detections_video_review_idx inside the same statement (no query per video, and no scan of the
+ * organization's other videos' detections when one video is asked for).
+ */
+const VIDEO_SELECT = `SELECT v.*, p.name AS project_name, c.total AS detections_total, c.reviewed AS detections_reviewed
+  FROM videos v LEFT JOIN projects p ON p.id = v.project_id
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS total, count(*) FILTER (WHERE d.review <> 'UNREVIEWED')::int AS reviewed
+    FROM detections d WHERE d.video_id = v.id AND ${listedSql('d.review')}
+  ) c`;
 
 export const libraryRepository = {
   async folders(db: Queryable, org: number): Promise<FolderRow[]> {

@@ -34,6 +34,8 @@ export function toVideo(ctx: AppContext, v: VideoRow): Video {
         }
       : null,
     created_at: new Date(v.created_at).toISOString(),
+    detections_total: Number(v.detections_total),
+    detections_reviewed: Number(v.detections_reviewed),
   };
 }
 

@@ -33,6 +33,8 @@ function detection(
     confidence: 0.8,
     review: 'UNREVIEWED',
     source: 'engine',
+    reviewed_by: null,
+    reviewed_at: null,
     ...extra,
   };
 }
@@ -42,7 +44,12 @@ function detection(
 const DETECTIONS: ReportDetection[] = [
   detection(1, 1, 10, 0, 4000, rect(0, 0, 100, 50)), // 1% of the frame, top-left
   detection(2, 1, 10, 2000, 6000, rect(0, 0, 200, 250)), // 10%
-  detection(3, 1, 11, 10_000, 11_000, rect(900, 450, 100, 50), { confidence: null, review: 'TRUE_POSITIVE' }),
+  detection(3, 1, 11, 10_000, 11_000, rect(900, 450, 100, 50), {
+    confidence: null,
+    review: 'TRUE_POSITIVE',
+    reviewed_by: 'ann',
+    reviewed_at: '2026-11-25T09:30:15.250Z',
+  }),
   detection(4, 2, 10, 4000, 6000, rect(450, 200, 100, 100), { source: 'manual' }), // 2%, centre
 ];
 
@@ -148,6 +155,10 @@ describe('writeExcelReport', () => {
     expect(third['Screen position']).toBe('bottom-right');
     expect(third.Confidence).toBeNull();
     expect(third.Review).toBe('TRUE_POSITIVE');
+    expect(third['Reviewed by']).toBe('ann');
+    expect((third['Reviewed at'] as Date).toISOString()).toBe('2026-11-25T09:30:15.250Z');
+    expect(rows[0]['Reviewed by']).toBeNull();
+    expect(rows[0]['Reviewed at']).toBeNull();
     expect(rows[3]['Screen position']).toBe('centre');
     expect(rows[3].Source).toBe('manual');
     expect(rows[0].Confidence).toBeCloseTo(0.8);
@@ -157,7 +168,8 @@ describe('writeExcelReport', () => {
     const workbook = await buildReport(baseInput());
     const detections = workbook.getWorksheet('Detections')!;
     expect(detections.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
-    expect(detections.autoFilter).toBe('A1:O1');
+    expect(detections.autoFilter).toBe('A1:Q1');
+    expect(detections.getCell('Q2').numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(detections.getRow(1).getCell(1).font?.bold).toBe(true);
     expect(detections.getColumn(2).width).toBeGreaterThan(10);
     expect(detections.getCell('E2').numFmt).toBe('[h]:mm:ss.000');
@@ -233,7 +245,11 @@ describe('writeExcelReport', () => {
       baseInput({
         video: { id: 7, name: '+SUM(A1)', fps: 25, frames: 500, duration: 20, width: W, height: H },
         detections: fromArray([
-          detection(1, 2, 11, 0, 1000, rect(0, 0, 10, 10), { review: '\tx', source: '\rmanual' }),
+          detection(1, 2, 11, 0, 1000, rect(0, 0, 10, 10), {
+            review: '\tx',
+            source: '\rmanual',
+            reviewed_by: '=cmd',
+          }),
         ]),
       }),
     );
@@ -245,6 +261,7 @@ describe('writeExcelReport', () => {
     expect(row.Review).toBe("'\tx");
     // XML parsing turns a raw carriage return into a line feed; the quote in front is what matters.
     expect(row.Source).toMatch(/^'[\r\n]manual$/);
+    expect(row['Reviewed by']).toBe("'=cmd");
     // No cell in the file holds a formula.
     for (const sheet of workbook.worksheets) {
       sheet.eachRow((r) => r.eachCell((cell) => expect(cell.type).not.toBe(ExcelJS.ValueType.Formula)));
