@@ -150,8 +150,7 @@ export async function seedDetections(api: ApiClient, list: NewDetection[]): Prom
 export async function seedUnreviewed(api: ApiClient, list: NewDetection[]): Promise<Detection[]> {
   const created = await seedDetections(api, list);
   for (let i = 0; i < created.length; i += 1000) {
-    // TODO(contract): API.detectionsReview once review-server is merged.
-    await api.call('PUT', '/api/videos/detections/review/', {
+    await api.call('PUT', API.detectionsReview, {
       detectionIds: created.slice(i, i + 1000).map((d) => d.id),
       review: 'UNREVIEWED',
     });

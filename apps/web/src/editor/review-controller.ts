@@ -6,15 +6,15 @@ import {
   REVIEW_STATES,
   UndoStack,
   type ReviewOrder,
-  type ReviewState,
 } from '@logo-review/review-canvas';
+import type { ReviewState } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { videosApi } from '../api/videos-api';
 import { createStore, type Store } from '../state/create-store';
 import { notify } from '../state/status-store';
 import { editorApi, type ReportType } from './editor-api';
 import type { EditorSession } from './editor-session';
-import { reviewCalls, type ReviewCounts } from './review-calls';
+import { reviewApi } from '../api/review-api';
 
 /** Spec section 8 success messages of the three reports. */
 export const REPORT_MESSAGES: Record<ReportType, string> = {
@@ -89,7 +89,7 @@ export class ReviewController {
   private disposed = false;
 
   constructor(private readonly session: EditorSession) {
-    const v = session.video as typeof session.video & ReviewCounts;
+    const v = session.video;
     this.state = createStore<ReviewBarState>({
       order: 'time',
       total: v.detections_total ?? null,
@@ -203,7 +203,7 @@ export class ReviewController {
     for (const s of states) byState.set(s.review, [...(byState.get(s.review) ?? []), s.id]);
     for (const [review, ids] of byState) {
       // The answer also holds the detections set to FALSE_POSITIVE or DELETED, which are not listed.
-      const answer = await reviewCalls.setReview(ids, review);
+      const answer = await reviewApi.setReview(ids, review);
       if (this.disposed) return;
       const listed = answer.filter((d) => LISTED.has(d.review));
       const listedIds = new Set(listed.map((d) => d.id));
@@ -276,7 +276,7 @@ export class ReviewController {
 
   /** PATCHes a detection's geometry and, when given, sets its review state back (a PATCH marks EDITED). */
   private async putGeometry(id: number, g: Geometry, review: ReviewState | null): Promise<void> {
-    const saved = await reviewCalls.patch(id, g);
+    const saved = await editorApi.patch(id, g);
     if (this.disposed) return;
     this.model.upsertDetections([saved]);
     if (review !== null && review !== saved.review) await this.restoreReview([{ id, review }]);
@@ -356,9 +356,7 @@ export class ReviewController {
       videosApi
         .get(this.session.video.id)
         .then((v) => {
-          const c = v as typeof v & ReviewCounts;
-          if (!this.disposed && c.detections_total !== undefined)
-            this.patch({ total: c.detections_total, reviewed: c.detections_reviewed ?? 0 });
+          if (!this.disposed) this.patch({ total: v.detections_total, reviewed: v.detections_reviewed });
         })
         .catch(() => undefined);
     }, COUNTS_DEBOUNCE_MS);
@@ -387,7 +385,12 @@ export class ReviewController {
     if (!points) return;
     this.patch({ busy: true });
     try {
-      const { segments } = await reviewCalls.track(this.session.video.id, this.model.frameTime, points);
+      const { segments } = await reviewApi.track({
+        videoId: this.session.video.id,
+        time: Math.round(this.model.frameTime),
+        points,
+        direction: 'both',
+      });
       if (this.disposed) return;
       if (segments.length === 0) {
         notify.warning('The logo could not be followed from this frame.');
@@ -463,7 +466,7 @@ export class ReviewController {
     const prev = geometryOf(d);
     const review = (d.review || REVIEW_STATES.UNREVIEWED) as ReviewState;
     try {
-      const saved = await reviewCalls.patch(d.id, g);
+      const saved = await editorApi.patch(d.id, g);
       if (this.disposed) return;
       this.model.upsertDetections([saved]);
       this.undoStack.push({
@@ -488,7 +491,7 @@ export class ReviewController {
       return;
     }
     try {
-      const [left, right] = await reviewCalls.split(d.id, t);
+      const [left, right] = await reviewApi.split(d.id, Math.round(t));
       if (this.disposed) return;
       this.model.upsertDetections([left, right]);
       this.model.select([{ kind: 'detection', id: right.id }]);
@@ -512,7 +515,7 @@ export class ReviewController {
       return;
     }
     try {
-      const merged = await reviewCalls.merge(dets[0].id, dets[1].id);
+      const merged = await reviewApi.merge(dets[0].id, dets[1].id);
       if (this.disposed) return;
       this.model.removeDetections(ids.filter((id) => id !== merged.id));
       this.model.upsertDetections([merged]);

@@ -152,18 +152,10 @@ export const VideoCard = memo(function VideoCard({
   );
 });
 
-/**
- * The share of a video's detections already reviewed (issue 17). TODO(contract): Video.detections_total and
- * Video.detections_reviewed come with the review-server branch; without them nothing shows.
- */
-function ReviewedShare({
-  video,
-}: {
-  video: Video & { detections_total?: number; detections_reviewed?: number };
-}) {
+/** The share of a video's detections already reviewed (issue 17). */
+function ReviewedShare({ video }: { video: Video }) {
   const total = video.detections_total;
-  if (total === undefined) return null;
-  const reviewed = video.detections_reviewed ?? 0;
+  const reviewed = video.detections_reviewed;
   const percent = total > 0 ? Math.round((100 * reviewed) / total) : 100;
   return (
     <Box sx={{ mt: 1.5 }}>
