@@ -222,6 +222,8 @@ describe('editor: review by keyboard', () => {
     await editor.detections.getByRole('button', { name: 'Change placement' }).click();
     await page.getByRole('menuitem', { name: placements[1].localized_name }).click();
     await expectStatus(page, 'Successfully updated selected detection');
+    // Keys go to an open menu, not the editor: wait for it to close.
+    await page.getByRole('menu').waitFor({ state: 'detached' });
     await page.keyboard.press('Control+z');
     await waitFor(
       async () =>

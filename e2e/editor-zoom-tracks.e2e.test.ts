@@ -22,6 +22,14 @@ async function zoomOf(editor: EditorPageObject): Promise<number> {
   return Number(await editor.overlay.getAttribute('data-zoom'));
 }
 
+/** Video px to overlay display px under the current zoom and pan (s: the fitted scale). */
+async function projector(editor: EditorPageObject, s: number) {
+  const z = await zoomOf(editor);
+  const px = Number(await editor.overlay.getAttribute('data-pan-x'));
+  const py = Number(await editor.overlay.getAttribute('data-pan-y'));
+  return { k: s * z, x: (v: number) => v * s * z + px, y: (v: number) => v * s * z + py };
+}
+
 /** Wheel notches over an overlay point (display px); negative deltas zoom in. */
 async function wheelAt(page: Page, editor: EditorPageObject, x: number, y: number, notches: number) {
   const p = await editor.at(x, y);
@@ -77,15 +85,14 @@ describe('editor: zoom, and tracks', () => {
 
   it('zoomed, a click on a box edge selects it with the 20 px margin in screen pixels', async () => {
     const page = session.page();
-    // Zoom 2x around the top-left corner: a video point v is shown at v * s * 2.
-    await wheelAt(page, editor, 0, 0, -4); // 1.2^4 = 2.07
-    const z = await zoomOf(editor);
-    expect(z).toBeCloseTo(2.0736, 3);
-    const k = s * z;
-    // 25 screen px above the top edge: outside the margin (it would be inside at 1x in video px terms).
-    await editor.click(220 * k, 100 * k - 25);
+    // Zoom about 2x near the top-left corner.
+    await wheelAt(page, editor, 100, 60, -4); // 1.2^4 = 2.07
+    expect(await zoomOf(editor)).toBeCloseTo(2.0736, 3);
+    const p = await projector(editor, s);
+    // 25 screen px above the top edge: outside the 20 px margin (about 12 video px at this zoom).
+    await editor.click(p.x(220), p.y(100) - 25);
     expect(await editor.row(dets[0].id).getAttribute('aria-selected')).toBe('false');
-    await editor.click(220 * k, 100 * k - 15);
+    await editor.click(p.x(220), p.y(100) - 15);
     await waitFor(
       async () => (await editor.row(dets[0].id).getAttribute('aria-selected')) === 'true',
       'the zoomed box selected',
@@ -93,8 +100,10 @@ describe('editor: zoom, and tracks', () => {
   });
 
   it('zoomed, a drag moves the box by the screen distance divided by the zoom', async () => {
-    const k = s * (await zoomOf(editor));
-    await editor.drag([220 * k, 100 * k], [220 * k + 40, 100 * k + 20]);
+    const p = await projector(editor, s);
+    const k = p.k;
+    expect(k).toBeGreaterThan(1.5 * s);
+    await editor.drag([p.x(220), p.y(100)], [p.x(220) + 40, p.y(100) + 20]);
     await waitFor(async () => (await byId(api, videoId, dets[0].id))?.review === 'EDITED', 'the move saved');
     const pts = (await byId(api, videoId, dets[0].id))!.coordinates.find(
       (c) => c.start_time <= 1000 && c.end_time >= 1000,
@@ -105,12 +114,12 @@ describe('editor: zoom, and tracks', () => {
 
   it('zoomed, a new detection is drawn where it is clicked', async () => {
     const page = session.page();
-    const k = s * (await zoomOf(editor));
+    const pr = await projector(editor, s);
     await editor.drawDraft([
-      [100 * k, 150 * k],
-      [160 * k, 150 * k],
-      [160 * k, 190 * k],
-      [100 * k, 190 * k],
+      [pr.x(100), pr.y(150)],
+      [pr.x(160), pr.y(150)],
+      [pr.x(160), pr.y(190)],
+      [pr.x(100), pr.y(190)],
     ]);
     await editor.newDetections.getByRole('button', { name: 'Set Brand' }).click();
     await page.getByRole('menuitem', { name: brands[0].name }).click();

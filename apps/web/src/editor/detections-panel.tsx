@@ -219,7 +219,7 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
               <TableCell>Brand</TableCell>
               <TableCell>Placement</TableCell>
               <TableCell sx={{ width: 46 }}>State</TableCell>
-              <TableCell sx={{ width: 42 }} title="Confidence">
+              <TableCell sx={{ width: 50 }} title="Confidence">
                 Conf
               </TableCell>
             </TableRow>

@@ -186,6 +186,8 @@ export function VideoStage({ session, onResize }: VideoStageProps) {
           aria-label={drawing ? 'Drawing a new detection' : 'Detection overlay'}
           style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', touchAction: 'none' }}
           data-zoom={view.zoom}
+          data-pan-x={view.panX}
+          data-pan-y={view.panY}
           onPointerDown={(e) => {
             e.currentTarget.setPointerCapture(e.pointerId);
             if (gesture.down(e)) return;
