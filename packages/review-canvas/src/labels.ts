@@ -23,16 +23,55 @@ export class LabelLayout {
   /** Index of the label text per placed rectangle. */
   readonly items: number[] = [];
   count = 0;
+  // A coarse grid of the placed rectangles, so a check looks at a few neighbours rather than every label
+  // (hundreds of boxes per frame). Cells are emptied lazily by frame stamp: nothing is allocated per frame.
+  private cols = 1;
+  private rows = 1;
+  private cells: number[][] = [[]];
+  private cellStamp: number[] = [0];
+  private stamp = 0;
 
-  reset(): void {
+  /** Starts a frame for a viewport of `vw` x `vh` display pixels. */
+  reset(vw = 0, vh = 0): void {
     this.count = 0;
+    this.stamp++;
+    const cols = Math.max(1, Math.ceil(vw / CELL_W));
+    const rows = Math.max(1, Math.ceil(vh / CELL_H));
+    if (cols !== this.cols || rows !== this.rows) {
+      this.cols = cols;
+      this.rows = rows;
+      this.cells = Array.from({ length: cols * rows }, () => []);
+      this.cellStamp = new Array<number>(cols * rows).fill(0);
+    }
+  }
+
+  // The cell range of the last cellRange() call (fields, not a returned tuple: no allocation per check).
+  private c0 = 0;
+  private c1 = 0;
+  private r0 = 0;
+  private r1 = 0;
+
+  private cellRange(x: number, y: number, w: number, h: number): void {
+    this.c0 = Math.max(0, Math.min(this.cols - 1, Math.floor(x / CELL_W)));
+    this.c1 = Math.max(0, Math.min(this.cols - 1, Math.floor((x + w) / CELL_W)));
+    this.r0 = Math.max(0, Math.min(this.rows - 1, Math.floor(y / CELL_H)));
+    this.r1 = Math.max(0, Math.min(this.rows - 1, Math.floor((y + h) / CELL_H)));
   }
 
   private free(x: number, y: number, w: number, h: number): boolean {
     const r = this.rects;
-    for (let i = 0; i < this.count; i++) {
-      const k = 4 * i;
-      if (x < r[k] + r[k + 2] && x + w > r[k] && y < r[k + 1] + r[k + 3] && y + h > r[k + 1]) return false;
+    this.cellRange(x, y, w, h);
+    for (let row = this.r0; row <= this.r1; row++) {
+      for (let col = this.c0; col <= this.c1; col++) {
+        const i = row * this.cols + col;
+        if (this.cellStamp[i] !== this.stamp) continue;
+        const cell = this.cells[i];
+        for (let n = 0; n < cell.length; n++) {
+          const k = 4 * cell[n];
+          if (x < r[k] + r[k + 2] && x + w > r[k] && y < r[k + 1] + r[k + 3] && y + h > r[k + 1])
+            return false;
+        }
+      }
     }
     return true;
   }
@@ -61,12 +100,28 @@ export class LabelLayout {
         if (!force && !this.free(x, y, w, h)) return false;
       }
     }
-    const k = 4 * this.count;
+    const idx = this.count++;
+    const k = 4 * idx;
     this.rects[k] = x;
     this.rects[k + 1] = y;
     this.rects[k + 2] = w;
     this.rects[k + 3] = h;
-    this.items[this.count++] = item;
+    this.items[idx] = item;
+    this.cellRange(x, y, w, h);
+    for (let row = this.r0; row <= this.r1; row++) {
+      for (let col = this.c0; col <= this.c1; col++) {
+        const i = row * this.cols + col;
+        if (this.cellStamp[i] !== this.stamp) {
+          this.cellStamp[i] = this.stamp;
+          this.cells[i].length = 0;
+        }
+        this.cells[i].push(idx);
+      }
+    }
     return true;
   }
 }
+
+/** Grid cell of the label layout (display px): about a label's size. */
+const CELL_W = 64;
+const CELL_H = 16;

@@ -37,6 +37,8 @@ export interface CanvasLike {
   stroke(): void;
   setLineDash(segments: number[]): void;
   fillText?(text: string, x: number, y: number): void;
+  createPattern?(image: OffscreenCanvas, repetition: string): object | null;
+  drawImage?(image: ImageBitmap, x: number, y: number, w: number, h: number): void;
   measureText?(text: string): { width: number };
 }
 
@@ -79,6 +81,13 @@ export const EDITED_MARK_PX = 8;
 export const PROPOSAL_COLOR = '#ff00ff';
 export const PROPOSAL_DASH = [2, 4];
 const LABEL_BG = 'rgba(0, 0, 0, 0.7)';
+const MAX_LABEL_BITMAPS = 4000;
+/**
+ * Labels drawn per frame at most (the selection's always). Each costs about as much as a box in the redraw
+ * budget, and a frame of hundreds of boxes fully labelled is covered in text anyway; ordinary frames (tens
+ * of boxes) get every label.
+ */
+export const MAX_LABELS = 100;
 const LABEL_FG = '#ffffff';
 
 /** A reusable list of quads sharing one stroke style, so the style is set once for all of them. */
@@ -90,6 +99,20 @@ interface Bucket {
 
 const NO_DASH: number[] = [];
 const MARQUEE_DASH = [4, 4];
+
+/** Stripe tile of the unreviewed style: 10 px period, 6 on and 4 off along both axes. */
+const STRIPE_PERIOD = 10;
+const STRIPE_ON = 6;
+
+function stripePattern(ctx: CanvasLike, color: string): string | object {
+  const tile = new OffscreenCanvas(STRIPE_PERIOD, STRIPE_PERIOD);
+  const t = tile.getContext('2d');
+  if (t === null) return color;
+  t.fillStyle = color;
+  for (let y = 0; y < STRIPE_PERIOD; y++)
+    for (let x = 0; x < STRIPE_PERIOD; x++) if ((x + y) % STRIPE_PERIOD < STRIPE_ON) t.fillRect(x, y, 1, 1);
+  return ctx.createPattern!(tile, 'repeat') ?? color;
+}
 
 /** How a detection's review state shows. */
 function reviewStyle(d: Detection): 'dashed' | 'solid' | 'marked' {
@@ -121,10 +144,14 @@ export class OverlayRenderer {
   private readonly markColors: string[] = [];
   private readonly labelQuads: number[][] = [];
   private readonly labelDets: Detection[] = [];
-  private readonly labelSelected: boolean[] = [];
+  private readonly labelSelected: number[] = [];
   private readonly layout = new LabelLayout();
   private labelCache = new WeakMap<Detection, { text: string; width: number }>();
   private readonly widthCache = new Map<string, number>();
+  private readonly dashPatterns = new Map<string, string | object>();
+  private readonly bitmaps = new Map<string, ImageBitmap>();
+  /** Device pixels per display pixel, for crisp label bitmaps (the shell sets devicePixelRatio). */
+  pixelRatio = 1;
   private labelText: (d: Detection) => string = (d) => defaultLabelText(d);
   /** Whether box labels are drawn (toggled by a key in the shell). */
   showLabels = true;
@@ -186,16 +213,15 @@ export class OverlayRenderer {
       }
       if (labels) {
         this.labelQuads[labelCount] = quad;
-        this.labelSelected[labelCount] = selected;
+        // Label priority: 0 selected, 1 unreviewed (what the reviewer decides next), 2 the rest.
+        this.labelSelected[labelCount] = selected ? 0 : style === 'dashed' ? 1 : 2;
         this.labelDets[labelCount++] = det;
       }
     }
 
     ctx.lineWidth = LINE_WIDTH;
     this.strokeBuckets(ctx, this.solidList, scale, ox, oy);
-    ctx.setLineDash(UNREVIEWED_DASH);
-    this.strokeBuckets(ctx, this.dashedList, scale, ox, oy);
-    ctx.setLineDash(NO_DASH);
+    this.strokeDashedBuckets(ctx, scale, ox, oy);
     ctx.lineWidth = FILTERED_LINE_WIDTH;
     this.strokeBuckets(ctx, this.thinList, scale, ox, oy);
 
@@ -286,17 +312,18 @@ export class OverlayRenderer {
   }
 
   /**
-   * Labels: selected ones first (always placed), then the rest greedily where they do not cover an earlier
-   * label. Backgrounds are filled in one style, then texts in another (two style changes per frame).
+   * Labels: selected ones first (always placed), then unreviewed ones, then the rest, greedily where they do
+   * not cover an earlier label, up to {@link MAX_LABELS}. Backgrounds are filled in one style, then texts in another (two style changes per frame).
    */
   private drawLabels(ctx: CanvasLike, viewport: Viewport, n: number, ox: number, oy: number): void {
     const { scale, width, height } = viewport;
     ctx.font = LABEL_FONT;
     const layout = this.layout;
-    layout.reset();
-    for (let pass = 0; pass < 2; pass++) {
+    layout.reset(width, height);
+    for (let pass = 0; pass < 3; pass++) {
       for (let i = 0; i < n; i++) {
-        if (this.labelSelected[i] !== (pass === 0)) continue;
+        if (this.labelSelected[i] !== pass) continue;
+        if (pass > 0 && layout.count >= MAX_LABELS) break;
         const q = this.labelQuads[i];
         let minX = Infinity;
         let minY = Infinity;
@@ -314,19 +341,55 @@ export class OverlayRenderer {
       }
     }
     const r = layout.rects;
-    ctx.fillStyle = LABEL_BG;
-    for (let j = 0; j < layout.count; j++) ctx.fillRect(r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
-    ctx.fillStyle = LABEL_FG;
-    ctx.textBaseline = 'middle';
-    for (let j = 0; j < layout.count; j++) {
-      const i = layout.items[j];
-      ctx.fillText!(
-        this.label(ctx, this.labelDets[i]).text,
-        r[4 * j] + LABEL_PAD,
-        r[4 * j + 1] + LABEL_HEIGHT / 2 + 0.5,
-      );
+    if (ctx.drawImage !== undefined && typeof OffscreenCanvas !== 'undefined') {
+      // Each distinct label is rasterized once into a small bitmap and then only copied: shaping and
+      // rasterizing a few hundred texts per frame cost more than the whole rest of the overlay.
+      for (let j = 0; j < layout.count; j++) {
+        const img = this.labelBitmap(this.label(ctx, this.labelDets[layout.items[j]]));
+        ctx.drawImage(img, r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
+      }
+    } else {
+      ctx.fillStyle = LABEL_BG;
+      for (let j = 0; j < layout.count; j++) ctx.fillRect(r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
+      ctx.fillStyle = LABEL_FG;
+      ctx.textBaseline = 'middle';
+      for (let j = 0; j < layout.count; j++) {
+        const i = layout.items[j];
+        ctx.fillText!(
+          this.label(ctx, this.labelDets[i]).text,
+          r[4 * j] + LABEL_PAD,
+          r[4 * j + 1] + LABEL_HEIGHT / 2 + 0.5,
+        );
+      }
     }
     for (let i = 0; i < n; i++) this.labelQuads[i] = NO_DASH;
+  }
+
+  /** The label's bitmap (background and text) at the device pixel ratio, made once per text. */
+  private labelBitmap(label: { text: string; width: number }): ImageBitmap {
+    const key = label.text;
+    let img = this.bitmaps.get(key);
+    if (img !== undefined) return img;
+    // Bounded: confidences make many distinct texts over a long video; start afresh rather than grow.
+    if (this.bitmaps.size >= MAX_LABEL_BITMAPS) {
+      for (const b of this.bitmaps.values()) b.close();
+      this.bitmaps.clear();
+    }
+    const k = this.pixelRatio;
+    const w = label.width + 2 * LABEL_PAD;
+    const canvas = new OffscreenCanvas(Math.ceil(w * k), Math.ceil(LABEL_HEIGHT * k));
+    const c = canvas.getContext('2d')!;
+    c.scale(k, k);
+    c.fillStyle = LABEL_BG;
+    c.fillRect(0, 0, w, LABEL_HEIGHT);
+    c.font = LABEL_FONT;
+    c.textBaseline = 'middle';
+    c.fillStyle = LABEL_FG;
+    c.fillText(key, LABEL_PAD, LABEL_HEIGHT / 2 + 0.5);
+    // An ImageBitmap: drawing an OffscreenCanvas takes a snapshot of it on every draw.
+    img = canvas.transferToImageBitmap();
+    this.bitmaps.set(key, img);
+    return img;
   }
 
   /** A detection's label text and width, measured once per detection object and text. */
@@ -353,6 +416,48 @@ export class OverlayRenderer {
       list.push(b);
     }
     b.quads[b.count++] = quad;
+  }
+
+  /**
+   * Unreviewed boxes. Where the context can make patterns, each is stroked solid with a pattern of diagonal
+   * stripes (6 px on, 4 off along any horizontal or vertical edge): it reads as dashed, and costs a plain
+   * stroke, while Skia's dash effect made a frame of ~500 boxes several times slower to rasterize. Elsewhere
+   * (tests) the real dash is used.
+   */
+  private strokeDashedBuckets(ctx: CanvasLike, scale: number, ox: number, oy: number): void {
+    const list = this.dashedList;
+    if (ctx.createPattern === undefined || typeof OffscreenCanvas === 'undefined') {
+      ctx.setLineDash(UNREVIEWED_DASH);
+      this.strokeBuckets(ctx, list, scale, ox, oy);
+      ctx.setLineDash(NO_DASH);
+      return;
+    }
+    for (const b of list) {
+      if (b.count === 0) continue;
+      let pattern = this.dashPatterns.get(b.color);
+      if (pattern === undefined) {
+        pattern = stripePattern(ctx, b.color);
+        this.dashPatterns.set(b.color, pattern);
+      }
+      this.strokeBucket(ctx, b, pattern, scale, ox, oy);
+    }
+  }
+
+  private strokeBucket(
+    ctx: CanvasLike,
+    b: Bucket,
+    style: string | object,
+    scale: number,
+    ox: number,
+    oy: number,
+  ): void {
+    ctx.strokeStyle = style;
+    for (let i = 0; i < b.count; i++) {
+      ctx.beginPath();
+      this.quadPath(ctx, b.quads[i], scale, ox, oy);
+      ctx.stroke();
+    }
+    for (let i = 0; i < b.count; i++) b.quads[i] = NO_DASH;
   }
 
   private strokeBuckets(ctx: CanvasLike, list: Bucket[], scale: number, ox: number, oy: number): void {

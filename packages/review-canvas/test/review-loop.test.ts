@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReviewEditor } from '../src/review-editor.ts';
-import { EDITED_MARK_PX, PROPOSAL_COLOR, UNREVIEWED_DASH } from '../src/renderer.ts';
+import { EDITED_MARK_PX, MAX_LABELS, PROPOSAL_COLOR, UNREVIEWED_DASH } from '../src/renderer.ts';
 import { bestFrameTime, nextInQueue } from '../src/review-queue.ts';
 import { reviewHotkey, REVIEW_KEYS } from '../src/review-keys.ts';
 import { hotkeyAction } from '../src/hotkeys.ts';
@@ -106,6 +106,26 @@ describe('review styles and labels', () => {
       }
     expect(ctx.texts.length).toBeGreaterThanOrEqual(2);
     expect(bgs.some((r) => r[0] === 250)).toBe(true); // the selected box (x 250) kept its label
+  });
+
+  it('draws at most MAX_LABELS labels, the selected and unreviewed ones first', () => {
+    const editor = new ReviewEditor({ videoId: 7, fps: 25 });
+    editor.setViewport(4000, 4000, 1);
+    const many: Detection[] = [];
+    for (let i = 1; i <= 200; i++) {
+      const d = det(i, 0, 5000, box(100 * (i % 30), 100 * Math.floor(i / 30) + 50, 30, 20));
+      many.push({ ...d, review: i % 2 === 0 ? 'UNREVIEWED' : 'TRUE_POSITIVE' });
+    }
+    editor.model.setDetections(many);
+    editor.model.setTime(0);
+    editor.model.select([{ kind: 'detection', id: 199 }]);
+    editor.setLabelText((d) => `L${d.id}`);
+    const ctx = new TextCanvas();
+    editor.render(ctx);
+    expect(ctx.texts).toHaveLength(MAX_LABELS);
+    const ids = ctx.texts.map((t) => Number(t.text.slice(1)));
+    expect(ids).toContain(199);
+    expect(ids.filter((id) => id !== 199).every((id) => id % 2 === 0)).toBe(true);
   });
 
   it('LabelLayout falls back below, then inside, and drops a label with no free spot', () => {

@@ -197,6 +197,7 @@ export class EditorSession {
       this.canvas.height = Math.round(height * this.dpr);
     }
     this.editor.setViewport(width, height, scale);
+    this.editor.renderer.pixelRatio = this.dpr;
     this.zoom.set(this.editor.view);
     this.scheduleRender();
   }
