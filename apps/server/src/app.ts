@@ -24,6 +24,7 @@ import { tagsRoutes } from './api/tags.routes.ts';
 import { verificationRoutes } from './api/verification.routes.ts';
 import { detectionsRoutes } from './api/detections.routes.ts';
 import { reviewRoutes } from './api/review.routes.ts';
+import { trackRoutes } from './api/track.routes.ts';
 import { mediaRoutes } from './api/media.routes.ts';
 import { excelRoutes } from './api/excel.routes.ts';
 
@@ -137,6 +138,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(verificationRoutes(ctx));
   await app.register(detectionsRoutes(ctx));
   await app.register(reviewRoutes(ctx));
+  await app.register(trackRoutes(ctx));
   await app.register(excelRoutes(ctx));
   await app.register(mediaRoutes(ctx));
 

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, startTestServer, type Client, type TestServer } from './harness.ts';
 import { pngLogo, smallVideo } from './fixtures.ts';
+import { detectionsRepository } from '../src/repositories/detections.repository.ts';
 
 /** The review loop of issue 17 through HTTP: states, undo, history, split/merge/trim, progress. */
 
@@ -491,5 +492,22 @@ describe('what is listed, counted and reported', () => {
     // Undoing the false positive takes it out of the measure.
     await review([fp], 'UNREVIEWED');
     expect(await precision()).toBe(1);
+  });
+
+  it('a new analysis replaces only untouched engine detections: a verdict undone or a placement change stays', async () => {
+    const untouched = await engineDetection(brandB, 90_000, 91_000);
+    const undone = await engineDetection(brandB, 92_000, 93_000);
+    const moved = await engineDetection(brandB, 94_000, 95_000);
+    const deleted = await engineDetection(brandB, 96_000, 97_000);
+    await report([undone], 'truePositive');
+    await review([undone], 'UNREVIEWED');
+    await ann.put('/api/videos/detections/', { placementId: overlay, detectionIds: [moved] });
+    await report([deleted], 'delete');
+    await detectionsRepository.deleteEngineUnreviewed(s.ctx.db, videoId);
+    const left = await s.ctx.db.query<{ id: number }>(
+      'SELECT id FROM detections WHERE id = ANY($1::bigint[])',
+      [[untouched, undone, moved, deleted]],
+    );
+    expect(left.map((r) => Number(r.id)).sort((x, y) => x - y)).toEqual([undone, moved, deleted]);
   });
 });

@@ -30,39 +30,7 @@ export interface ThumbExample {
 export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
   const { tw, th } = ex;
   const n = tw * th;
-  const sample = new Float32Array(n);
-  const valid = new Uint8Array(n);
-  let inside = 0;
-  const fx = ex.width / tw;
-  const fy = ex.height / th;
-  // Sample a pyramid level where a thumbnail pixel spans about two frame pixels: point samples
-  // of a large logo at full resolution alias its thin strokes away.
-  const [cx, cy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2) * fy - 0.5);
-  const [ux, uy] = applyH(H, (tw / 2 + 1) * fx - 0.5, (th / 2) * fy - 0.5);
-  const [vx, vy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2 + 1) * fy - 0.5);
-  const span = Math.min(Math.hypot(ux - cx, uy - cy), Math.hypot(vx - cx, vy - cy));
-  const level = Number.isFinite(span) ? Math.max(0, Math.min(4, Math.floor(Math.log2(span / 2)))) : 0;
-  const img = pyramidLevel(frame, level);
-  const k = 1 / (1 << level);
-  for (let v = 0; v < th; v++) {
-    for (let u = 0; u < tw; u++) {
-      let acc = 0;
-      let cnt = 0;
-      for (const [du, dv] of SUB) {
-        const [px, py] = applyH(H, (u + du) * fx - 0.5, (v + dv) * fy - 0.5);
-        const val = bilinear(img, (px + 0.5) * k - 0.5, (py + 0.5) * k - 0.5);
-        if (val >= 0) {
-          acc += val;
-          cnt++;
-        }
-      }
-      if (cnt === SUB.length) {
-        sample[v * tw + u] = acc / cnt;
-        valid[v * tw + u] = 1;
-        inside++;
-      }
-    }
-  }
+  const { sample, valid, inside } = sampleGrid(frame, H, ex);
   if (inside < n * 0.5) return 0;
   let best = ex.mask ? maskedFit(sample, valid, ex.mask, ex.thumbs[0]) : -1;
   // Per vertical band sums, so that the correlation can also be taken without one or two
@@ -235,6 +203,93 @@ function maskedFit(sample: Float32Array, valid: Uint8Array, mask: Uint8Array, th
 
 /** Vertical bands of the correlation, see {@link correlate}. */
 const BANDS = 5;
+
+/**
+ * The frame sampled through the homography on the example's thumbnail grid, 2x2 supersampled, at
+ * a pyramid level where a thumbnail pixel spans about two frame pixels (point samples of a large
+ * logo at full resolution alias its thin strokes away). `valid` marks the grid pixels inside the
+ * frame.
+ */
+function sampleGrid(
+  frame: GrayImage,
+  H: ArrayLike<number>,
+  ex: { width: number; height: number; tw: number; th: number },
+): { sample: Float32Array; valid: Uint8Array; inside: number } {
+  const { tw, th } = ex;
+  const n = tw * th;
+  const sample = new Float32Array(n);
+  const valid = new Uint8Array(n);
+  let inside = 0;
+  const fx = ex.width / tw;
+  const fy = ex.height / th;
+  const [cx, cy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2) * fy - 0.5);
+  const [ux, uy] = applyH(H, (tw / 2 + 1) * fx - 0.5, (th / 2) * fy - 0.5);
+  const [vx, vy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2 + 1) * fy - 0.5);
+  const span = Math.min(Math.hypot(ux - cx, uy - cy), Math.hypot(vx - cx, vy - cy));
+  const level = Number.isFinite(span) ? Math.max(0, Math.min(4, Math.floor(Math.log2(span / 2)))) : 0;
+  const img = pyramidLevel(frame, level);
+  const k = 1 / (1 << level);
+  for (let v = 0; v < th; v++) {
+    for (let u = 0; u < tw; u++) {
+      let acc = 0;
+      let cnt = 0;
+      for (const [du, dv] of SUB) {
+        const [px, py] = applyH(H, (u + du) * fx - 0.5, (v + dv) * fy - 0.5);
+        const val = bilinear(img, (px + 0.5) * k - 0.5, (py + 0.5) * k - 0.5);
+        if (val >= 0) {
+          acc += val;
+          cnt++;
+        }
+      }
+      if (cnt === SUB.length) {
+        sample[v * tw + u] = acc / cnt;
+        valid[v * tw + u] = 1;
+        inside++;
+      }
+    }
+  }
+  return { sample, valid, inside };
+}
+
+/** Long side of the thumbnail grid of an example cut from a frame (as for brands' examples). */
+const THUMB_SIDE = 64;
+
+/**
+ * An example cut from a frame: what the quad frames there, rectified onto a thumbnail grid (grey and, when the frame has it, colour), so that the quad can be followed
+ * into other frames with {@link correlate} like a brand's example. Null when the quad is too small
+ * or mostly outside the frame.
+ */
+export function exampleFromFrame(frame: GrayImage, quad: Quad): ThumbExample | null {
+  const [top, right, bottom, left] = sides(quad);
+  const width = (top + bottom) / 2;
+  const height = (left + right) / 2;
+  if (!(width >= 4 && height >= 4)) return null;
+  const k = THUMB_SIDE / Math.max(width, height);
+  const tw = Math.max(4, Math.round(width * k));
+  const th = Math.max(4, Math.round(height * k));
+  const shape = { width, height, tw, th, thumbs: [] as Uint8Array[] };
+  const H = exampleToFrame(quad, width, height);
+  const { sample, valid, inside } = sampleGrid(frame, H, shape);
+  if (inside < tw * th * 0.5) return null;
+  // Outside the frame: the mean of the rest, which neither helps nor hurts a correlation much.
+  let mean = 0;
+  for (let i = 0; i < sample.length; i++) if (valid[i]) mean += sample[i];
+  mean /= inside;
+  const grey = Uint8Array.from(sample, (v, i) => Math.round(valid[i] ? v : mean));
+  let uv: Uint8Array | undefined;
+  if (frame.uv) {
+    const chroma = chromaSampler(frame, H, shape);
+    uv = new Uint8Array(2 * tw * th).fill(128);
+    for (let j = 0; j < th; j++)
+      for (let i = 0; i < tw; i++) {
+        const c = chroma(i, j);
+        if (!c) continue;
+        uv[j * tw + i] = Math.round(c[0]);
+        uv[tw * th + j * tw + i] = Math.round(c[1]);
+      }
+  }
+  return { ...shape, thumbs: [grey], uv };
+}
 
 const SUB: [number, number][] = [
   [0.25, 0.25],

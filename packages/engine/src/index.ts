@@ -31,3 +31,8 @@ export {
 export { probeVideo, type VideoInfo } from './video.ts';
 export { quadIoU, type Quad } from './geometry.ts';
 export type { Placement } from './tracker.ts';
+/**
+ * Follows a box drawn on a logo through a video's frames from a time, forward and/or backward, until
+ * the logo is lost or the shot cuts: the editor's "boxes that follow the logo".
+ */
+export { followBox, type FollowBoxOptions, type FollowedSegment } from './follow-box.ts';

@@ -91,17 +91,32 @@ export interface SampledFrame {
  */
 export async function* streamFrames(
   file: string,
-  opts: { sampleFps: number; width: number; height: number; signal?: AbortSignal },
+  opts: {
+    sampleFps: number;
+    width: number;
+    height: number;
+    signal?: AbortSignal;
+    /** ms: decode from here (frame times stay times in the video), and at most this long */
+    startMs?: number;
+    durationMs?: number;
+  },
 ): AsyncGenerator<SampledFrame> {
   const { width, height, sampleFps } = opts;
+  const startMs = opts.startMs ?? 0;
+  // Seeking before -i decodes from the keyframe before and drops frames up to the time: exact.
+  const range = [
+    ...(startMs > 0 ? ['-ss', (startMs / 1000).toFixed(3)] : []),
+    '-i',
+    file,
+    ...(opts.durationMs !== undefined ? ['-t', (opts.durationMs / 1000).toFixed(3)] : []),
+  ];
   const proc = spawn(
     'ffmpeg',
     [
       '-v',
       'error',
       '-nostdin',
-      '-i',
-      file,
+      ...range,
       '-map',
       '0:v:0',
       '-an',
@@ -143,7 +158,7 @@ export async function* streamFrames(
           // One buffer per frame (it travels to a detector thread and back): luma, then chroma.
           const data = new Uint8Array(buf.buffer, buf.byteOffset, lumaSize);
           const uv = new Uint8Array(buf.buffer, buf.byteOffset + lumaSize, frameSize - lumaSize);
-          yield { index, timeMs: (index * 1000) / sampleFps, width, height, data, uv };
+          yield { index, timeMs: startMs + (index * 1000) / sampleFps, width, height, data, uv };
           index++;
           buf = Buffer.alloc(frameSize);
           fill = 0;

@@ -64,3 +64,6 @@ export function userOf(req: FastifyRequest): number {
 
 /** Organization id of the caller: every repository call is scoped by it. */
 export const orgOf = (req: FastifyRequest): number => callerOf(req).organizationId;
+
+/** Who makes a review action: the signed-in user, or no user for a call made with the API key. */
+export const actorOf = (req: FastifyRequest): { userId: number | null } => ({ userId: callerOf(req).userId });

@@ -13,19 +13,16 @@ import {
 } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { detectionsRepository as repo, type Actor } from '../repositories/detections.repository.ts';
+import { detectionsRepository as repo } from '../repositories/detections.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { missingIds } from '../repositories/common.ts';
 import { checkGeometry, clipSegments, reviewAction } from '../services/detections.service.ts';
-import { callerOf, orgOf } from './auth-hook.ts';
+import { actorOf, orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, Ref, routes } from './route-kit.ts';
 
 const List = Type.Array(Ref('Detection'));
 const Count = Type.Object({ detail: Type.String(), count: Type.Integer() });
-
-/** Who acts: the signed-in user, or no user for a call made with the API key. */
-export const actorOf = (req: Parameters<typeof callerOf>[0]): Actor => ({ userId: callerOf(req).userId });
 const ms = (n: number) => `${Math.round(n)}`;
 
 export const detectionsRoutes = (ctx: AppContext) =>
@@ -180,7 +177,8 @@ export const detectionsRoutes = (ctx: AppContext) =>
           tags: ['detections'],
           description:
             'Moves or resizes a detection (new coordinates) and/or trims it (time_begin, time_end: the ' +
-            'segments are cut to the new span). Sets the review state to EDITED unless it is MANUAL.',
+            'segments are cut to the new span). An UNREVIEWED or TRUE_POSITIVE detection becomes EDITED; ' +
+            'MANUAL, FALSE_POSITIVE and DELETED keep their state.',
           params: IdParams,
           body: DetectionPatchBody,
           response: { 200: Ref('Detection'), ...errors },

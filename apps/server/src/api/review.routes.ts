@@ -15,8 +15,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { missingIds } from '../repositories/common.ts';
 import { detectionsRepository as repo } from '../repositories/detections.repository.ts';
 import { mergeGeometry, reviewAction, splitGeometry } from '../services/detections.service.ts';
-import { orgOf } from './auth-hook.ts';
-import { actorOf } from './detections.routes.ts';
+import { actorOf, orgOf } from './auth-hook.ts';
 import { errors, Ref, routes } from './route-kit.ts';
 
 const List = Type.Array(Ref('Detection'));

@@ -1,32 +1,57 @@
 import { Worker } from 'node:worker_threads';
-import type { BrandExampleInput, MediaAnalysis } from '@logo-review/engine';
+import type {
+  BrandExampleInput,
+  FollowBoxOptions,
+  FollowedSegment,
+  MediaAnalysis,
+} from '@logo-review/engine';
 
 export type EngineTask =
   | { kind: 'index'; brand: { id: number; name: string; examples: BrandExampleInput[] } }
-  | { kind: 'analyze'; file: string; indexFiles: string[]; sampleFps?: number; analysisHeight?: number };
+  | { kind: 'analyze'; file: string; indexFiles: string[]; sampleFps?: number; analysisHeight?: number }
+  | { kind: 'follow'; file: string; options: Omit<FollowBoxOptions, 'signal'> };
 
 export type EngineMessage =
   | { type: 'progress'; fraction: number }
   | { type: 'index'; data: ArrayBuffer; version: string }
   | { type: 'analysis'; analysis: MediaAnalysis }
+  | { type: 'follow'; segments: FollowedSegment[] }
   | { type: 'error'; message: string };
 
 type Result<T extends EngineTask> = T extends { kind: 'index' }
   ? { data: Buffer; version: string }
-  : MediaAnalysis;
+  : T extends { kind: 'follow' }
+    ? FollowedSegment[]
+    : MediaAnalysis;
 
-/** Runs an engine task on its own thread; progress (0..1) is reported as it comes. */
+/** The engine thread ran past the time limit given to {@link runEngineTask}. */
+export class EngineTimeoutError extends Error {}
+
+/**
+ * Runs an engine task on its own thread; progress (0..1) is reported as it comes. With
+ * `timeLimitMs` the thread is stopped after that long and the promise rejects with
+ * {@link EngineTimeoutError}.
+ */
 export function runEngineTask<T extends EngineTask>(
   task: T,
   onProgress: (fraction: number) => void,
+  timeLimitMs?: number,
 ): Promise<Result<T>> {
   return new Promise((resolve, reject) => {
     // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
     const worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), { workerData: task });
     let settled = false;
+    const timer =
+      timeLimitMs === undefined
+        ? undefined
+        : setTimeout(
+            () => finish(() => reject(new EngineTimeoutError(`engine task ran past ${timeLimitMs} ms`))),
+            timeLimitMs,
+          );
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       fn();
       void worker.terminate();
     };
@@ -35,6 +60,7 @@ export function runEngineTask<T extends EngineTask>(
       else if (m.type === 'error') finish(() => reject(new Error(m.message)));
       else if (m.type === 'index')
         finish(() => resolve({ data: Buffer.from(m.data), version: m.version } as Result<T>));
+      else if (m.type === 'follow') finish(() => resolve(m.segments as Result<T>));
       else finish(() => resolve(m.analysis as Result<T>));
     });
     worker.on('error', (err) => finish(() => reject(err)));

@@ -8,6 +8,7 @@ import {
   analyzeVideo,
   buildBrandIndex,
   deserializeBrandIndex,
+  followBox,
   serializeBrandIndex,
 } from '@logo-review/engine';
 import type { EngineTask, EngineMessage } from './engine-client.ts';
@@ -23,6 +24,8 @@ async function run(): Promise<void> {
     const buf = serializeBrandIndex(index);
     const copy = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
     post({ type: 'index', data: copy, version: index.version }, [copy]);
+  } else if (task.kind === 'follow') {
+    post({ type: 'follow', segments: await followBox(task.file, task.options) });
   } else {
     const brands = await Promise.all(
       task.indexFiles.map(async (f) => deserializeBrandIndex(await readFile(f))),

@@ -75,6 +75,12 @@ function bodyFor(path: string): Record<string, unknown> {
     detectionIds: [A.detection],
     placementId: A.placement,
     type: 'delete',
+    // the review loop: a state for the review call, a time inside A's detection for the split,
+    // and A's video with a box for the tracker
+    review: 'DELETED',
+    videoId: A.video,
+    time: 250,
+    points: [1, 1, 9, 1, 9, 9, 1, 9],
     user: { first_name: 'taken over' },
     detections: [
       {
