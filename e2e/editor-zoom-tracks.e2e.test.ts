@@ -159,6 +159,19 @@ describe('editor: zoom, and tracks', () => {
     expect(parts[1].time_end).toBe(8000);
     expect(Math.abs(parts[1].time_begin - 4000)).toBeLessThanOrEqual(40);
     expect(parts[0].time_end).toBeLessThanOrEqual(parts[1].time_begin);
+
+    // Undo joins them again (the right part deleted, the left one whole); redo splits the same way.
+    const spans = async () =>
+      (await detectionsInWindow(api, videoId))
+        .filter((d) => d.brand === brands[0].id && d.coordinates[0].points[0] === 420)
+        .map((d) => `${d.id}:${d.time_begin}-${d.time_end}`)
+        .sort()
+        .join(' ');
+    const split = await spans();
+    await page.keyboard.press('Control+z');
+    await waitFor(async () => (await spans()) === `${dets[1].id}:2000-8000`, 'the split undone');
+    await page.keyboard.press('Control+Shift+Z');
+    await waitFor(async () => (await spans()) === split, 'the split redone');
   });
 
   it('g merges two selected tracks of the same brand', async () => {
@@ -171,6 +184,14 @@ describe('editor: zoom, and tracks', () => {
     const fiat = (await detectionsInWindow(api, videoId)).filter((d) => d.brand === brands[1].id);
     expect(fiat).toHaveLength(1);
     expect([fiat[0].time_begin, fiat[0].time_end]).toEqual([0, 5000]);
+    await page.keyboard.press('Control+z');
+    const fiatSpans = async () =>
+      (await detectionsInWindow(api, videoId))
+        .filter((d) => d.brand === brands[1].id)
+        .map((d) => `${d.time_begin}-${d.time_end}`)
+        .sort()
+        .join(' ');
+    await waitFor(async () => (await fiatSpans()) === '0-2000 2000-5000', 'the merge undone');
   });
 
   it('k proposes the track of the selected box, drawn until Enter accepts or Esc dismisses it', async () => {

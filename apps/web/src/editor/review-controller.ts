@@ -62,6 +62,10 @@ function geometryOf(d: Detection): Geometry {
   return { coordinates: structuredClone(d.coordinates), time_begin: d.time_begin, time_end: d.time_end };
 }
 
+function stateOf(d: Detection): ReviewState {
+  return (d.review || REVIEW_STATES.UNREVIEWED) as ReviewState;
+}
+
 function earliest(list: readonly Detection[]): Detection {
   return list.reduce((a, b) =>
     b.time_begin < a.time_begin || (b.time_begin === a.time_begin && b.id < a.id) ? b : a,
@@ -490,11 +494,28 @@ export class ReviewController {
       notify.warning('Split inside the track: move to a frame after its first and before its last.');
       return;
     }
+    const before = geometryOf(d);
+    const beforeReview = stateOf(d);
     try {
       const [left, right] = await reviewApi.split(d.id, Math.round(t));
       if (this.disposed) return;
       this.model.upsertDetections([left, right]);
       this.model.select([{ kind: 'detection', id: right.id }]);
+      const leftAfter = geometryOf(left);
+      const rightReview = stateOf(right);
+      // Undo: the right part is deleted (soft) and the left one gets the whole track back; redo lists the
+      // same right part again, so later steps that name it stay valid.
+      this.undoStack.push({
+        label: 'Split',
+        undo: async () => {
+          await this.restoreReview([{ id: right.id, review: 'DELETED' }]);
+          await this.putGeometry(d.id, before, beforeReview);
+        },
+        redo: async () => {
+          await this.putGeometry(d.id, leftAfter, null);
+          await this.restoreReview([{ id: right.id, review: rightReview }]);
+        },
+      });
       notify.success(`Split detection ${d.id} into ${left.id} and ${right.id}.`);
       this.refreshCounts();
     } catch (error) {
@@ -514,12 +535,28 @@ export class ReviewController {
       notify.warning('Only tracks of the same brand can be merged.');
       return;
     }
+    const saved = dets.map((d) => ({ d, geometry: geometryOf(d), review: stateOf(d) }));
     try {
       const merged = await reviewApi.merge(dets[0].id, dets[1].id);
       if (this.disposed) return;
       this.model.removeDetections(ids.filter((id) => id !== merged.id));
       this.model.upsertDetections([merged]);
       this.model.select([{ kind: 'detection', id: merged.id }]);
+      // The earlier one kept its id and holds both; the other is DELETED on the server.
+      const kept = saved.find((x) => x.d.id === merged.id) ?? saved[0];
+      const gone = saved.find((x) => x !== kept)!;
+      const mergedGeometry = geometryOf(merged);
+      this.undoStack.push({
+        label: 'Merge',
+        undo: async () => {
+          await this.putGeometry(kept.d.id, kept.geometry, kept.review);
+          await this.restoreReview([{ id: gone.d.id, review: gone.review }]);
+        },
+        redo: async () => {
+          await this.putGeometry(kept.d.id, mergedGeometry, null);
+          await this.restoreReview([{ id: gone.d.id, review: 'DELETED' }]);
+        },
+      });
       notify.success(`Merged detections ${ids.join(' and ')} into ${merged.id}.`);
       this.refreshCounts();
     } catch (error) {
