@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { API, type Brand, type Detection, type Placement } from '@logo-review/contract';
 import type { Page } from 'playwright-core';
 import type { ApiClient } from './support/api-client.ts';
@@ -137,6 +137,7 @@ describe('editor: review by keyboard', () => {
       ']',
       's',
       'g',
+      'h',
       '?',
     ])
       expect(text).toContain(key);
@@ -203,6 +204,21 @@ describe('editor: review by keyboard', () => {
       async () => (await page.getByTestId('review-progress').innerText()) === '1 of 6 reviewed',
       'the progress after the reload',
     );
+  });
+
+  it("h shows the selected detection's history: who did what, newest first", async () => {
+    const page = session.page();
+    await editor.row(dets[0].id).click();
+    await page.keyboard.press('h');
+    const dialog = page.getByRole('dialog', { name: `History of detection ${dets[0].id}` });
+    const rows = dialog.getByRole('table', { name: 'Detection history' }).locator('tbody tr');
+    await rows.first().waitFor();
+    // Confirmed, undone, confirmed again (and the seeding's review call).
+    expect(await rows.count()).toBeGreaterThanOrEqual(3);
+    expect(await rows.first().innerText()).toContain(inject('username'));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await editor.row(dets[0].id).click();
   });
 
   it('a move, a placement change and a finish are undone on the server too', async () => {

@@ -159,7 +159,7 @@ describe("editor: the project's hidden brands and placements", () => {
   // in smaller sets; the cause is not found yet (session 11 notes, issue 17). That a hidden
   // detection never enters the model, so cannot be selected, is tested in
   // packages/review-canvas/test/model.test.ts; selecting a box by its edge in editor-review.
-  it.skip('a hidden box on the canvas cannot be selected', async () => {
+  it('a hidden box on the canvas cannot be selected', async () => {
     await editor.click(240, 102); // the top edge of the hidden brand's box
     expect(await editor.row(shown.id).getAttribute('aria-selected')).not.toBe('true');
     await editor.click(60, 20); // the top edge of the shown one

@@ -220,4 +220,33 @@ describe('editor: zoom, and tracks', () => {
     expect(after.time_end).toBeGreaterThanOrEqual(before.time_end);
     expect(after.review).toBe('EDITED');
   });
+
+  it('a box just drawn can be followed too: accepting the track gives it its span', async () => {
+    const page = session.page();
+    await editor.open(videoId, 3000);
+    await editor.drawDraft([
+      [s * 200, s * 60],
+      [s * 260, s * 60],
+      [s * 260, s * 100],
+      [s * 200, s * 100],
+    ]);
+    await page.keyboard.press('k');
+    const accept = editor.button('Accept track');
+    const failed = page
+      .getByRole('alert')
+      .filter({ hasText: 'The logo could not be followed from this frame.' });
+    await waitFor(
+      async () => (await accept.isVisible()) || (await failed.count()) > 0,
+      'a proposal or a warning',
+    );
+    if (!(await accept.isVisible())) return;
+    await page.keyboard.press('Enter');
+    await expectStatus(page, 'Accept track: new detection follows the logo.');
+    await editor.newDetections.getByRole('button', { name: 'Set Brand' }).click();
+    await page.getByRole('menuitem', { name: brands[0].name }).click();
+    await editor.newDetections.getByRole('button', { name: 'Set placement' }).click();
+    await page.getByRole('menuitem', { name: placements[0].localized_name }).click();
+    // No time step needed: the accepted track already spans more than one instant.
+    expect(await editor.button('Finish selected new detections').isEnabled()).toBe(true);
+  });
 });

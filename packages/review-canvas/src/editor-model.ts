@@ -544,6 +544,23 @@ export class EditorModel<D extends Detection = Detection> {
     return result;
   }
 
+  /**
+   * Replaces a draft's whole track (an accepted Follow proposal): its segments and span. Emits `draftChanged`
+   * with cause 'moved'.
+   */
+  setDraftTrack(id: number, coordinates: Segment[], timeBegin: number, timeEnd: number): void {
+    this.updateDrafts(
+      [id],
+      (d) => ({
+        ...d,
+        coordinates: sortSegments(coordinates.slice()),
+        time_begin: timeBegin,
+        time_end: timeEnd,
+      }),
+      'moved',
+    );
+  }
+
   private updateDrafts(ids: readonly number[], fn: (d: Draft) => Draft, cause: EditorEventsCause): void {
     const wanted = new Set(ids);
     let changed = false;

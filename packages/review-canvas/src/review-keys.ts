@@ -17,7 +17,8 @@ export type ReviewAction =
   | 'trimBegin'
   | 'trimEnd'
   | 'split'
-  | 'merge';
+  | 'merge'
+  | 'history';
 
 /**
  * Every review key with its help text, in the order the help overlay lists them. The spec's keys (m f v p,
@@ -40,6 +41,7 @@ export const REVIEW_KEYS: ReadonlyArray<{ keys: string; action: ReviewAction; he
   { keys: ']', action: 'trimEnd', help: 'Trim the selected track to end at this frame' },
   { keys: 's', action: 'split', help: 'Split the selected track at this frame' },
   { keys: 'g', action: 'merge', help: 'Merge the two selected tracks (same brand)' },
+  { keys: 'h', action: 'history', help: "The selected detection's history (who did what, when)" },
   { keys: '?', action: 'help', help: 'This help' },
 ];
 
@@ -53,6 +55,7 @@ const LETTERS: Record<string, ReviewAction> = {
   k: 'follow',
   s: 'split',
   g: 'merge',
+  h: 'history',
 };
 
 /**

@@ -18,6 +18,7 @@ import { ChangePlacementDialog } from './change-placement-dialog';
 import { DetectionsPanel } from './detections-panel';
 import { FiltersDialog } from './filters-dialog';
 import { HelpDialog } from './help-dialog';
+import { HistoryDialog } from './history-dialog';
 import { ReviewBar } from './review-bar';
 import { brandLabel } from './id-picker';
 import { NewDetectionsPanel } from './new-detections-panel';
@@ -105,9 +106,10 @@ function Workspace({ video, brands, placements, project }: WorkspaceProps) {
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [changeAllOpen, setChangeAllOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [historyOf, setHistoryOf] = useState<number | null>(null);
   const openFilters = useCallback(() => setFiltersOpen(true), []);
   const openHelp = useCallback(() => setHelpOpen(true), []);
-  useEditorHotkeys(session, openFilters, openHelp);
+  useEditorHotkeys(session, openFilters, openHelp, setHistoryOf);
   const brandNames = useMemo(() => new Map(brands.map((b) => [b.id, brandLabel(b)])), [brands]);
   const brandName = useCallback((id: number) => brandNames.get(id) ?? `#${id}`, [brandNames]);
   useEffect(() => {
@@ -140,7 +142,7 @@ function Workspace({ video, brands, placements, project }: WorkspaceProps) {
                 onOpenChangeAll={() => setChangeAllOpen(true)}
               />
             </Stack>
-            <ReviewBar session={session} onHelp={openHelp} />
+            <ReviewBar session={session} onHelp={openHelp} onHistory={setHistoryOf} />
             <VideoStage session={session} onResize={setVideoSize} />
             <ProgressBar session={session} />
           </Paper>
@@ -174,6 +176,7 @@ function Workspace({ video, brands, placements, project }: WorkspaceProps) {
         }}
       />
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <HistoryDialog detectionId={historyOf} onClose={() => setHistoryOf(null)} />
       <ChangePlacementDialog
         open={changeAllOpen}
         videoId={video.id}

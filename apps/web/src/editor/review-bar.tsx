@@ -11,6 +11,7 @@ import RedoIcon from '@mui/icons-material/Redo';
 import LabelIcon from '@mui/icons-material/LabelOutlined';
 import ZoomResetIcon from '@mui/icons-material/ZoomOutMap';
 import HelpIcon from '@mui/icons-material/HelpOutlined';
+import HistoryIcon from '@mui/icons-material/History';
 import FollowIcon from '@mui/icons-material/Timeline';
 import AcceptIcon from '@mui/icons-material/Check';
 import DismissIcon from '@mui/icons-material/Close';
@@ -71,7 +72,15 @@ export function ReviewProgress({ reviewed, total }: { reviewed: number | null; t
  * The review loop's bar (issue 17): progress, queue order, undo/redo, labels, zoom reset, the track tools
  * and the key help. Every button names its key; everything here also works from the keyboard.
  */
-export function ReviewBar({ session, onHelp }: { session: EditorSession; onHelp(): void }) {
+export function ReviewBar({
+  session,
+  onHelp,
+  onHistory,
+}: {
+  session: EditorSession;
+  onHelp(): void;
+  onHistory(id: number): void;
+}) {
   usePanelVersion(session);
   const s = useStore(session.review.state);
   const view = useStore(session.zoom);
@@ -137,7 +146,7 @@ export function ReviewBar({ session, onHelp }: { session: EditorSession; onHelp(
         <Action
           label="Follow"
           keys="k"
-          disabled={selected !== 1 || s.busy}
+          disabled={(selected !== 1 && !(selected === 0 && model.selectedDraftIds.size === 1)) || s.busy}
           onClick={() => void review.follow()}
         >
           <FollowIcon fontSize="small" />
@@ -159,6 +168,14 @@ export function ReviewBar({ session, onHelp }: { session: EditorSession; onHelp(
         onClick={() => void review.merge()}
       >
         <MergeIcon fontSize="small" />
+      </Action>
+      <Action
+        label="History"
+        keys="h"
+        disabled={selected !== 1}
+        onClick={() => onHistory(model.activeSelectedIds()[0])}
+      >
+        <HistoryIcon fontSize="small" />
       </Action>
       <Action label="Keyboard help" keys="?" onClick={onHelp}>
         <HelpIcon fontSize="small" />

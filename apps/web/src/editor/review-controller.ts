@@ -6,6 +6,7 @@ import {
   REVIEW_STATES,
   UndoStack,
   type ReviewOrder,
+  type TargetRef,
 } from '@logo-review/review-canvas';
 import type { ReviewState } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
@@ -378,14 +379,25 @@ export class ReviewController {
     return this.model.getDetection(ids[0]) ?? null;
   }
 
+  /** What Follow and Accept act on: the one selected detection, or else the one selected new detection. */
+  private followTarget(): TargetRef | null {
+    const ids = this.model.activeSelectedIds();
+    if (ids.length === 1) return { kind: 'detection', id: ids[0] };
+    const drafts = this.model.selectedDraftList();
+    if (ids.length === 0 && drafts.length === 1) return { kind: 'draft', id: drafts[0].id };
+    notify.warning('Select one detection or one new detection to follow.');
+    return null;
+  }
+
   /**
-   * Follow (k): asks the server's tracker to carry the selected box forward and backward from this frame and
-   * shows the proposed track dotted; Enter accepts it, Escape dismisses it.
+   * Follow (k): asks the server's tracker to carry the selected box (a detection, or a new one just drawn)
+   * forward and backward from this frame and shows the proposed track dotted; Enter accepts it, Escape
+   * dismisses it.
    */
   async follow(): Promise<void> {
-    const d = this.selectedOne('follow');
-    if (!d) return;
-    const points = this.model.pointsOf({ kind: 'detection', id: d.id });
+    const target = this.followTarget();
+    if (!target) return;
+    const points = this.model.pointsOf(target);
     if (!points) return;
     this.patch({ busy: true });
     try {
@@ -401,15 +413,12 @@ export class ReviewController {
         return;
       }
       const sorted = [...segments].sort((a, b) => a.start_time - b.start_time);
-      this.model.setProposal({
-        target: { kind: 'detection', id: d.id },
-        time_begin: sorted[0].start_time,
-        time_end: sorted[sorted.length - 1].end_time,
-        coordinates: sorted,
-      });
+      const begin = sorted[0].start_time;
+      const end = sorted[sorted.length - 1].end_time;
+      this.model.setProposal({ target, time_begin: begin, time_end: end, coordinates: sorted });
       this.patch({ proposing: true });
       notify.info(
-        `Proposed track ${(sorted[0].start_time / 1000).toFixed(1)} s - ${(sorted[sorted.length - 1].end_time / 1000).toFixed(1)} s: Enter accepts, Esc dismisses.`,
+        `Proposed track ${(begin / 1000).toFixed(1)} s - ${(end / 1000).toFixed(1)} s: Enter accepts, Esc dismisses.`,
       );
     } catch (error) {
       notify.error(formatError(error, 'Error following the logo'));
@@ -431,7 +440,23 @@ export class ReviewController {
    */
   async acceptTrack(): Promise<void> {
     const p = this.model.proposal;
-    if (p === null || p.target.kind !== 'detection') return;
+    if (p === null) return;
+    if (p.target.kind === 'draft') {
+      // A new detection stays local until finished: it takes the track as it is (span and quads).
+      const draft = this.model.getDraft(p.target.id);
+      if (draft) {
+        const kept = draft.coordinates.filter((s) => s.end_time < p.time_begin || s.start_time > p.time_end);
+        this.model.setDraftTrack(
+          draft.id,
+          [...kept, ...p.coordinates],
+          Math.min(draft.time_begin, p.time_begin),
+          Math.max(draft.time_end, p.time_end),
+        );
+        notify.success(`Accept track: new detection follows the logo.`);
+      }
+      this.dismissTrack();
+      return;
+    }
     const d = this.model.getDetection(p.target.id);
     if (!d) {
       this.dismissTrack();

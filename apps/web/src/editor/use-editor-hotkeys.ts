@@ -24,6 +24,7 @@ export function useEditorHotkeys(
   session: EditorSession | null,
   openFilters: () => void,
   openHelp: () => void,
+  openHistory: (id: number) => void,
 ): void {
   useEffect(() => {
     if (!session) return;
@@ -63,6 +64,10 @@ export function useEditorHotkeys(
       trimEnd: () => void review.trim('end'),
       split: () => void review.split(),
       merge: () => void review.merge(),
+      history: () => {
+        const ids = editor.model.activeSelectedIds();
+        if (ids.length === 1) openHistory(ids[0]);
+      },
     };
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || popupOpen()) return;
@@ -92,5 +97,5 @@ export function useEditorHotkeys(
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [session, openFilters, openHelp]);
+  }, [session, openFilters, openHelp, openHistory]);
 }
