@@ -206,12 +206,13 @@ describe('editor: zoom, and tracks', () => {
     await waitFor(
       async () => (await accept.isVisible()) || (await failed.count()) > 0,
       'a proposal or a warning',
+      30_000,
     );
     if (!(await accept.isVisible())) return; // the tracker lost the box at once: nothing to accept
     await page.keyboard.press('Escape');
     await accept.waitFor({ state: 'detached' });
     await page.keyboard.press('k');
-    await accept.waitFor();
+    await accept.waitFor({ timeout: 30_000 });
     const before = (await byId(api, videoId, dets[0].id))!;
     await page.keyboard.press('Enter');
     await expectStatus(page, `Accept track: detection ${dets[0].id} updated.`);
@@ -238,6 +239,7 @@ describe('editor: zoom, and tracks', () => {
     await waitFor(
       async () => (await accept.isVisible()) || (await failed.count()) > 0,
       'a proposal or a warning',
+      30_000,
     );
     if (!(await accept.isVisible())) return;
     await page.keyboard.press('Enter');
