@@ -33,7 +33,7 @@ const VERDICT_LABELS: Record<ReportType, string> = {
 /** Undo depth per opened video (issue 17 asks for at least 50). */
 export const UNDO_DEPTH = 100;
 /** How far one step of the review queue's search loads beyond the loaded stretch (ms). */
-const QUEUE_CHUNK_MS = 60_000;
+const QUEUE_CHUNK_MS = 10_000;
 /** The progress count is re-read from the server this long after the last verdict (ms). */
 const COUNTS_DEBOUNCE_MS = 300;
 /** Review states that are listed (the others are kept on the server but never shown). */
@@ -237,7 +237,10 @@ export class ReviewController {
       const from: Position = after ?? cur ?? { time_begin: model.frameTime, id: 0 };
       const end = this.session.durationMs ?? Infinity;
       for (;;) {
-        const covered = this.session.loadedUntil(Math.min(from.time_begin, model.frameTime));
+        // The loaded stretch around the position: a candidate starting inside it is the next one (nothing
+        // unloaded can start between). The anchor may start before the stretch (a long detection): measuring
+        // from it would load a chunk on every verdict.
+        const covered = this.session.loadedUntil(model.frameTime);
         next = nextInQueue(model.loadedDetections(), 'time', from, accept);
         if (next !== null && (next.time_begin <= covered || covered >= end)) break;
         next = null;
