@@ -154,7 +154,8 @@ describe('editor: review by keyboard', () => {
       async () => (await selectedIds(page)).join() === String(dets[1].id),
       'the next detection selected',
     );
-    expect(await reviewOf(api, videoId, dets[0].id)).toBe('TRUE_POSITIVE');
+    // The verdict shows at once; the report reaches the server right after.
+    await waitFor(async () => (await reviewOf(api, videoId, dets[0].id)) === 'TRUE_POSITIVE', 'the report');
     // Its best frame is the middle of its span (one still box): 1500 ms.
     await editor.expectTime(/^00:00:01:1[23] /);
     // Confirmed now: drawn solid.
@@ -172,10 +173,10 @@ describe('editor: review by keyboard', () => {
     // dets[1] is selected: reject it.
     await page.keyboard.press('r');
     await waitFor(async () => (await selectedIds(page)).join() === String(dets[2].id), 'dets[2] selected');
-    expect(await reviewOf(api, videoId, dets[1].id)).toBeUndefined();
+    await waitFor(async () => (await reviewOf(api, videoId, dets[1].id)) === undefined, 'dets[1] rejected');
     await page.keyboard.press('Delete');
     await waitFor(async () => (await selectedIds(page)).join() === String(dets[3].id), 'dets[3] selected');
-    expect(await reviewOf(api, videoId, dets[2].id)).toBeUndefined();
+    await waitFor(async () => (await reviewOf(api, videoId, dets[2].id)) === undefined, 'dets[2] deleted');
   });
 
   it('Ctrl+Z undoes each verdict on the server (a reload shows it), Ctrl+Shift+Z redoes', async () => {
@@ -240,6 +241,10 @@ describe('editor: review by keyboard', () => {
     await expectStatus(page, 'Successfully updated selected detection');
     // Keys go to an open menu, not the editor: wait for it to close.
     await page.getByRole('menu').waitFor({ state: 'detached' });
+    await waitFor(
+      () => editor.detections.getByRole('button', { name: 'Change placement' }).isEnabled(),
+      'saved',
+    );
     await page.keyboard.press('Control+z');
     await waitFor(
       async () =>
@@ -376,8 +381,10 @@ describe('editor: 100 detections by keyboard', () => {
         }, `advance ${i}`);
     }
     await expectStatus(page, 'No unreviewed detection left.');
-    const left = await detectionsInWindow(api, videoId);
-    expect(left.filter((d) => d.review === 'UNREVIEWED')).toHaveLength(0);
-    expect(left).toHaveLength(80);
+    const decided = async () => {
+      const left = await detectionsInWindow(api, videoId);
+      return left.length === 80 && left.every((d) => d.review === 'TRUE_POSITIVE');
+    };
+    await waitFor(decided, 'every verdict on the server');
   });
 });

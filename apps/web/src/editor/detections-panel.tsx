@@ -203,7 +203,16 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
         >
           <PlacementIcon fontSize="small" />
         </ToolbarButton>
-        <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
+        {/*
+          No focus restore: the button is disabled while the change is saved, and a focused disabled button
+          swallows the next key (Ctrl+Z would be lost).
+        */}
+        <Menu
+          anchorEl={menuAnchor}
+          open={menuAnchor !== null}
+          onClose={() => setMenuAnchor(null)}
+          disableRestoreFocus
+        >
           {placements.map((p) => (
             <MenuItem key={p.id} onClick={() => void changePlacement(p)}>
               <PlacementLabel color={p.color} name={p.localized_name} />

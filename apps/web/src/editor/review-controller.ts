@@ -169,26 +169,38 @@ export class ReviewController {
       review: (d.review || REVIEW_STATES.UNREVIEWED) as ReviewState,
     }));
     const anchor: Position = { time_begin: earliest(dets).time_begin, id: earliest(dets).id };
-    try {
-      await editorApi.report(ids, type);
-    } catch (error) {
-      notify.error(formatError(error, 'Error reporting detection'));
-      return;
-    }
-    if (this.disposed) return;
+    // Optimistic: the verdict shows and the queue advances at once, while the report travels (the server's
+    // round trip was most of the time from key to next detection). A failed report puts the detections back.
     this.applyVerdict(ids, type);
-    notify.success(REPORT_MESSAGES[type]);
+    const sent = editorApi.report(ids, type).then(
+      () => {
+        if (this.disposed) return;
+        notify.success(REPORT_MESSAGES[type]);
+        this.refreshCounts();
+      },
+      (error: unknown) => {
+        if (this.disposed) return;
+        notify.error(formatError(error, 'Error reporting detection'));
+        this.model.upsertDetections(dets);
+        throw error;
+      },
+    );
+    const settled = sent.catch(() => undefined);
     this.undoStack.push({
       label: VERDICT_LABELS[type],
-      undo: () => this.restoreReview(before),
+      // Never overtake the report: an undo that reached the server first would be overwritten by it.
+      undo: async () => {
+        await settled;
+        await this.restoreReview(before);
+      },
       redo: async () => {
         await editorApi.report(ids, type);
         this.applyVerdict(ids, type);
         this.refreshCounts();
       },
     });
-    this.refreshCounts();
     if (advance) await this.advance(anchor);
+    await settled;
   }
 
   private applyVerdict(ids: readonly number[], type: ReportType): void {
