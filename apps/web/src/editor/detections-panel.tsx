@@ -1,4 +1,4 @@
-import { useState, type MouseEvent, type ReactNode } from 'react';
+import { memo, useState, type MouseEvent, type ReactNode } from 'react';
 import { alpha, type SxProps, type Theme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
@@ -16,7 +16,7 @@ import TruePositiveIcon from '@mui/icons-material/ThumbUpAltOutlined';
 import FalsePositiveIcon from '@mui/icons-material/ThumbDownAltOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import PlacementIcon from '@mui/icons-material/PlaceOutlined';
-import type { Placement } from '@logo-review/contract';
+import type { Detection, Placement } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { notify } from '../state/status-store';
 import { editorApi, type ReportType } from './editor-api';
@@ -108,6 +108,44 @@ export function stateLabel(review: string | undefined): [short: string, full: st
 export function confidenceLabel(confidence: number | null | undefined): string {
   return confidence == null ? '–' : `${Math.round(confidence * 100)}%`;
 }
+
+/**
+ * One row. Memoized: a verdict or a step moves the frame a little, and most of a busy frame's hundreds of
+ * rows show the same detection objects as before, so they are not rendered again (detections are replaced,
+ * never mutated, when they change).
+ */
+const DetectionRow = memo(function DetectionRow({
+  detection: d,
+  filtered,
+  selected,
+  brand,
+}: {
+  detection: Detection;
+  filtered: boolean;
+  selected: boolean;
+  brand: string;
+}) {
+  const [short, full] = stateLabel(d.review);
+  return (
+    <tr
+      data-id={d.id}
+      aria-selected={selected}
+      aria-disabled={filtered || undefined}
+      className={filtered ? 'filtered' : selected ? 'selected' : undefined}
+    >
+      <td>{d.id}</td>
+      <td>{brand}</td>
+      <td>
+        <span className="dot" style={{ background: d.placement.color }} />
+        {d.placement.localized_name}
+      </td>
+      <td className={`state ${d.review || 'UNREVIEWED'}`} title={full}>
+        {short}
+      </td>
+      <td>{confidenceLabel(d.confidence)}</td>
+    </tr>
+  );
+});
 
 interface DetectionsPanelProps {
   session: EditorSession;
@@ -239,24 +277,13 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
           */}
           <tbody onClick={onRowClick}>
             {rows.map(({ detection: d, filtered, selected }) => (
-              <tr
+              <DetectionRow
                 key={d.id}
-                data-id={d.id}
-                aria-selected={selected}
-                aria-disabled={filtered || undefined}
-                className={filtered ? 'filtered' : selected ? 'selected' : undefined}
-              >
-                <td>{d.id}</td>
-                <td>{brandName(d.brand)}</td>
-                <td>
-                  <span className="dot" style={{ background: d.placement.color }} />
-                  {d.placement.localized_name}
-                </td>
-                <td className={`state ${d.review || 'UNREVIEWED'}`} title={stateLabel(d.review)[1]}>
-                  {stateLabel(d.review)[0]}
-                </td>
-                <td>{confidenceLabel(d.confidence)}</td>
-              </tr>
+                detection={d}
+                filtered={filtered}
+                selected={selected}
+                brand={brandName(d.brand)}
+              />
             ))}
             {rows.length === 0 && (
               <tr className="empty">
