@@ -16,9 +16,11 @@ import {
   seedBrands,
   seedDetections,
   seedPlacements,
+  seedUnreviewed,
   still,
   uploadVideo,
 } from '../../e2e/editor-seed.ts';
+import { injectConfidence } from '../../e2e/editor-page-objects.ts';
 
 const outDir = path.resolve(process.argv[2] ?? '/tmp/review-shots');
 mkdirSync(outDir, { recursive: true });
@@ -36,7 +38,9 @@ try {
   ]);
   const video = await uploadVideo(api, editorTestVideo(), 'Derby highlights');
   const [b, p] = [brands.map((x) => x.id), placements.map((x) => x.id)];
-  const dets = await seedDetections(api, [
+  // One hand-drawn (MANUAL: marked), the rest unreviewed (dashed); one confirmed (solid), one edited (marked).
+  await seedDetections(api, [still(video.id, b[3], p[0], 0, 6000, box(420, 280, 60, 36))]);
+  const dets = await seedUnreviewed(api, [
     still(video.id, b[0], p[0], 0, 6000, box(60, 50, 140, 80)),
     still(video.id, b[1], p[1], 0, 8000, box(300, 200, 40, 24)),
     still(video.id, b[2], p[1], 0, 8000, box(346, 200, 40, 24)),
@@ -45,6 +49,10 @@ try {
     still(video.id, b[0], p[1], 0, 8000, box(480, 60, 20, 20)),
   ]);
   await api.call('PUT', API.detectionsReport, { detectionIds: [dets[0].id], type: 'truePositive' });
+  await api.call('PATCH', API.detection(dets[5].id), {
+    coordinates: [{ start_time: 0, end_time: 8000, points: box(470, 60, 24, 24) }],
+  });
+  await injectConfidence(page, new Map(dets.map((d, i) => [d.id, [0.93, 0.71, 0.64, 0.38, 0.88, 0.55][i]])));
   await page.evaluate((id) => {
     localStorage.setItem('VIDEO', String(id));
     localStorage.setItem('TIME', '1000');
@@ -53,6 +61,9 @@ try {
   await page.getByRole('row').filter({ hasText: 'Adidas' }).first().waitFor();
   await page.waitForTimeout(1500);
   await page.screenshot({ path: path.join(outDir, 'review-labels.png') });
+  await page.keyboard.press('u');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: path.join(outDir, 'review-selected.png') });
   const overlay = page.getByRole('img', { name: 'Detection overlay' });
   const ob = (await overlay.boundingBox())!;
   await page.mouse.move(ob.x + 340, ob.y + 215);
