@@ -239,8 +239,9 @@ describe('editor: review by keyboard', () => {
     await editor.detections.getByRole('button', { name: 'Change placement' }).click();
     await page.getByRole('menuitem', { name: placements[1].localized_name }).click();
     await expectStatus(page, 'Successfully updated selected detection');
-    // Keys go to an open menu, not the editor: wait for it to close.
-    await page.getByRole('menu').waitFor({ state: 'detached' });
+    // Keys go to an open menu, not the editor: wait until it has left the page (the role query stops
+    // seeing it when its exit transition starts, while its focused item still takes keys).
+    await page.locator('[role="menu"]').waitFor({ state: 'detached' });
     await waitFor(
       () => editor.detections.getByRole('button', { name: 'Change placement' }).isEnabled(),
       'saved',
