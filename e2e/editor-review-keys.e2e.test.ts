@@ -328,6 +328,13 @@ describe('editor: review by keyboard', () => {
       `${pct}% reviewed (${video.detections_reviewed} of ${video.detections_total})`,
     );
   });
+
+  it("u shows the frame's first unreviewed detection when nothing was decided here yet", async () => {
+    const page = session.page();
+    await editor.open(videoId, 1000);
+    await page.keyboard.press('u');
+    await waitFor(async () => (await selectedIds(page)).join() === String(dets[1].id), 'dets[1] selected');
+  });
 });
 
 /** Issue 17, item 4: a hundred detections decided without the mouse. */

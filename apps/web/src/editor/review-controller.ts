@@ -246,6 +246,14 @@ export class ReviewController {
       next = nextInQueue(model.loadedDetections(), 'confidence', null, accept);
     } else {
       const cur = this.currentId === null ? undefined : model.getDetection(this.currentId);
+      if (after === null && cur === undefined) {
+        // Nothing decided yet here: the frame's own unreviewed detections come first (table order).
+        const here = model.detectionRows().find((r) => !r.filtered && isUnreviewed(r.detection));
+        if (here) {
+          this.show(here.detection);
+          return here.detection;
+        }
+      }
       const from: Position = after ?? cur ?? { time_begin: model.frameTime, id: 0 };
       const end = this.session.durationMs ?? Infinity;
       for (;;) {
@@ -265,6 +273,8 @@ export class ReviewController {
       }
     }
     if (this.disposed) return null;
+    // At the end, wrap around to an unreviewed detection left behind (among the loaded ones).
+    next ??= nextInQueue(model.loadedDetections(), 'time', null, accept);
     if (next === null) {
       notify.info(QUEUE_EMPTY);
       return null;
