@@ -18,6 +18,7 @@ import { createUser } from '../../apps/server/src/services/accounts.service.ts';
 import { libraryRepository } from '../../apps/server/src/repositories/library.repository.ts';
 import {
   detectionsRepository,
+  listedSql,
   type NewDetectionRow,
 } from '../../apps/server/src/repositories/detections.repository.ts';
 import { placementsRepository } from '../../apps/server/src/repositories/placements.repository.ts';
@@ -142,7 +143,7 @@ async function measure(kind: 'postgres' | 'pglite') {
     qLat.sort((x, y) => x - y);
     if (kind === 'postgres') {
       const plan = await ctx.db.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN ANALYZE SELECT id FROM detections d WHERE d.video_id = $1 AND d.organization_id = $2 AND d.review <> 'FALSE_POSITIVE'
+        `EXPLAIN ANALYZE SELECT id FROM detections d WHERE d.video_id = $1 AND d.organization_id = $2 AND ${listedSql('d.review')}
          AND int8range(floor(d.time_begin)::bigint, ceil(d.time_end)::bigint, '[]') && int8range($3::bigint, $4::bigint, '[]')`,
         [videoId, org, 3_600_000, 3_610_000],
       );

@@ -96,7 +96,9 @@ const withKey = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown)
 const video = async (id = videoId) => (await ann.get(`/api/videos/${id}/`)).json();
 
 beforeAll(async () => {
-  s = await startTestServer();
+  // The API alone: a background analysis of the uploaded video would replace the untouched engine
+  // detections that these tests write as the analysis does.
+  s = await startTestServer({ role: 'api' });
   ann = await s.user('Acme', 'ann');
   bob = await s.user('Acme', 'bob');
   eve = await s.user('Evil', 'eve');
@@ -153,6 +155,11 @@ describe('review states', () => {
     const m = await draw(brandB, 7000, 8000);
     const r = await bob.patch(`/api/videos/detections/${m.id}/`, { coordinates: [seg(7000, 8000, 60)] });
     expect(r.json()).toMatchObject({ review: 'MANUAL', reviewed_by: 'bob' });
+    // A true positive verdict on a person's box keeps it marked as edited or drawn.
+    await report([id, m.id], 'truePositive', ann);
+    expect(await one(id)).toMatchObject({ review: 'EDITED', reviewed_by: 'ann' });
+    expect(await one(m.id)).toMatchObject({ review: 'MANUAL', reviewed_by: 'ann' });
+    expect((await history(m.id))[0]).toMatchObject({ action: 'True positive', detail: 'Manual → Manual' });
   });
 
   it('a placement change leaves the review state, records who and names the placement in the history', async () => {

@@ -154,13 +154,15 @@ export const detectionsRoutes = (ctx: AppContext) =>
               ? REVIEW_STATE.FALSE_POSITIVE
               : REVIEW_STATE.DELETED;
         const actor = actorOf(req);
+        // A person's box (edited or drawn) confirmed as true stays marked as a person's box.
+        const keep = type === 'truePositive' ? [REVIEW_STATE.EDITED, REVIEW_STATE.MANUAL] : [];
         const changed = await ctx.db.transaction(async (tx) => {
-          const rows = await repo.setReview(tx, org, detectionIds, review, actor);
+          const rows = await repo.setReview(tx, org, detectionIds, review, actor, keep);
           await repo.addHistory(
             tx,
             org,
             actor,
-            rows.map((r) => ({ id: r.id, ...reviewAction(r.before, review) })),
+            rows.map((r) => ({ id: r.id, ...reviewAction(r.before, r.after, review) })),
           );
           return rows.length;
         });

@@ -51,7 +51,7 @@ export const reviewRoutes = (ctx: AppContext) =>
             tx,
             org,
             actor,
-            rows.map((r) => ({ id: r.id, ...reviewAction(r.before, review) })),
+            rows.map((r) => ({ id: r.id, ...reviewAction(r.before, r.after) })),
           );
         });
         return (await repo.byIds(ctx.db, org, detectionIds)).filter((d) => isListed(d.review));

@@ -3,6 +3,7 @@ import {
   type CoordinateSegment,
   type Detection,
   type DetectionHistoryEntry,
+  type ReviewState,
 } from '@logo-review/contract';
 import type { Queryable } from '@logo-review/db';
 
@@ -189,26 +190,30 @@ export const detectionsRepository = {
     return ids.length;
   },
   /**
-   * Sets the review state of the given detections, keeping who and when. Returns each changed
-   * detection with the state it had before (the history says what changed).
+   * Sets the review state of the given detections, keeping who and when; those in one of the `keep`
+   * states keep it (still marked reviewed now). Returns each detection with the state it had before
+   * and the one it has now (the history says what changed).
    */
   async setReview(
     db: Queryable,
     org: number,
     ids: number[],
-    review: string,
+    review: ReviewState,
     actor: Actor,
-  ): Promise<{ id: number; before: string }[]> {
-    const rows = await db.query<{ id: number; before: string }>(
+    keep: readonly ReviewState[] = [],
+  ): Promise<{ id: number; before: ReviewState; after: ReviewState }[]> {
+    const rows = await db.query<{ id: number; before: ReviewState; after: ReviewState }>(
       `WITH old AS (
          SELECT id, review FROM detections WHERE organization_id = $1 AND id = ANY($2::bigint[]) FOR UPDATE
        )
-       UPDATE detections d SET review = $3, reviewed_by = $4, reviewed_at = now(), updated_at = now()
+       UPDATE detections d
+       SET review = CASE WHEN old.review = ANY($5::text[]) THEN old.review ELSE $3 END,
+           reviewed_by = $4, reviewed_at = now(), updated_at = now()
        FROM old WHERE d.id = old.id
-       RETURNING d.id, old.review AS before`,
-      [org, ids, review, actor.userId],
+       RETURNING d.id, old.review AS before, d.review AS after`,
+      [org, ids, review, actor.userId, keep],
     );
-    return rows.map((r) => ({ id: Number(r.id), before: r.before }));
+    return rows.map((r) => ({ id: Number(r.id), before: r.before, after: r.after }));
   },
   /**
    * New geometry by a person: an unreviewed or confirmed detection becomes EDITED; MANUAL stays

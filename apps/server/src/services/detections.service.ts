@@ -99,11 +99,16 @@ const label = (s: string) => REVIEW_LABEL[s as ReviewState] ?? s;
 /**
  * The history entry of a state change: a verdict reads as its name ("True positive", "False
  * positive", "Deleted"); a hidden detection made listed again (an undo) reads "Restored"; a return to
- * unreviewed "Marked unreviewed".
+ * unreviewed "Marked unreviewed". `verdict` is what was asked when the state kept is another (a
+ * hand-drawn box confirmed as true stays MANUAL).
  */
-export function reviewAction(before: string, after: ReviewState): { action: string; detail: string } {
+export function reviewAction(
+  before: string,
+  after: ReviewState,
+  verdict: ReviewState = after,
+): { action: string; detail: string } {
   const detail = `${label(before)} → ${label(after)}`;
   if (!isListed(before) && isListed(after)) return { action: 'Restored', detail };
-  if (after === 'UNREVIEWED') return { action: 'Marked unreviewed', detail };
-  return { action: label(after), detail };
+  if (verdict === 'UNREVIEWED') return { action: 'Marked unreviewed', detail };
+  return { action: label(verdict), detail };
 }
