@@ -21,7 +21,7 @@ import { formatError } from '../api/api-error';
 import { notify } from '../state/status-store';
 import { editorApi, type ReportType } from './editor-api';
 import type { EditorSession } from './editor-session';
-import { REPORT_MESSAGES } from './review-controller';
+import { confirmedState, REPORT_MESSAGES } from './review-controller';
 import { usePanelVersion } from './use-session';
 
 /** A placement's colour dot and name. */
@@ -175,7 +175,7 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
     try {
       await editorApi.report(ids, type);
       if (type !== 'truePositive') model.removeDetections(ids);
-      else model.upsertDetections(before.map((d) => ({ ...d, review: 'TRUE_POSITIVE' })));
+      else model.upsertDetections(before.map((d) => ({ ...d, review: confirmedState(d.review) })));
       session.review.recordVerdict(before, type);
       notify.success(REPORT_MESSAGES[type]);
     } catch (error) {

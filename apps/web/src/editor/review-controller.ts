@@ -63,6 +63,13 @@ function geometryOf(d: Detection): Geometry {
   return { coordinates: structuredClone(d.coordinates), time_begin: d.time_begin, time_end: d.time_end };
 }
 
+/** What a true positive leaves: EDITED and MANUAL stay (the server keeps them), anything else is confirmed. */
+export function confirmedState(review: string | undefined): string {
+  return review === REVIEW_STATES.EDITED || review === REVIEW_STATES.MANUAL
+    ? review
+    : REVIEW_STATES.TRUE_POSITIVE;
+}
+
 function stateOf(d: Detection): ReviewState {
   return (d.review || REVIEW_STATES.UNREVIEWED) as ReviewState;
 }
@@ -209,7 +216,7 @@ export class ReviewController {
       const updated = ids
         .map((id) => model.getDetection(id))
         .filter((d): d is Detection => d !== undefined)
-        .map((d) => ({ ...d, review: REVIEW_STATES.TRUE_POSITIVE }));
+        .map((d) => ({ ...d, review: confirmedState(d.review) }));
       model.upsertDetections(updated);
     } else model.removeDetections(ids);
   }
