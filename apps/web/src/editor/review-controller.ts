@@ -206,8 +206,10 @@ export class ReviewController {
         this.refreshCounts();
       },
     });
-    if (advance) await this.advance(anchor);
+    const shown = advance ? await this.advance(anchor, true) : undefined;
     await settled;
+    // After the report's own message, so that the end of the queue is what stays on screen.
+    if (shown === null && !this.disposed) notify.info(QUEUE_EMPTY);
   }
 
   private applyVerdict(ids: readonly number[], type: ReportType): void {
@@ -243,9 +245,9 @@ export class ReviewController {
    * Shows the next unreviewed detection after `after` (default: the current one, or the current frame): in
    * time order it searches the loaded stretch and loads further ahead as needed; by confidence it takes the
    * most confident unreviewed detection among the loaded ones. It seeks to the detection's best frame and
-   * selects it.
+   * selects it. `quiet` leaves the end-of-queue notice to the caller.
    */
-  async advance(after: Position | null = null): Promise<Detection | null> {
+  async advance(after: Position | null = null, quiet = false): Promise<Detection | null> {
     const model = this.model;
     const accept = (d: Detection) => model.isInteractive(d);
     let next: Detection | null;
@@ -283,7 +285,7 @@ export class ReviewController {
     // At the end, wrap around to an unreviewed detection left behind (among the loaded ones).
     next ??= nextInQueue(model.loadedDetections(), 'time', null, accept);
     if (next === null) {
-      notify.info(QUEUE_EMPTY);
+      if (!quiet) notify.info(QUEUE_EMPTY);
       return null;
     }
     this.show(next);
