@@ -83,6 +83,25 @@ describe('editor: zoom, and tracks', () => {
     await waitFor(async () => (await zoomOf(editor)) === 1, 'zoom 1');
   });
 
+  it('Alt+drag pans a zoomed video, and the pan stays inside it', async () => {
+    const page = session.page();
+    await wheelAt(page, editor, 320 * s, 180 * s, -4);
+    const panX = async () => Number(await editor.overlay.getAttribute('data-pan-x'));
+    const before = await panX();
+    const from = await editor.at(300, 150);
+    await page.keyboard.down('Alt');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x - 60, from.y, { steps: 6 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    expect(await panX()).toBeCloseTo(before - 60, 0);
+    // No selection or move happened: it was a pan.
+    expect(await editor.row(dets[0].id).getAttribute('aria-selected')).toBe('false');
+    await page.keyboard.press('0');
+    await waitFor(async () => (await zoomOf(editor)) === 1 && (await panX()) === 0, 'reset');
+  });
+
   it('zoomed, a click on a box edge selects it with the 20 px margin in screen pixels', async () => {
     const page = session.page();
     // Zoom about 2x near the top-left corner.
