@@ -181,9 +181,10 @@ export class ReviewController {
     this.applyVerdict(ids, type);
     const sent = editorApi.report(ids, type).then(
       () => {
-        if (this.disposed) return;
-        notify.success(REPORT_MESSAGES[type]);
-        this.refreshCounts();
+        // No status message per key verdict: a reviewer deciding a hundred in a row would see a hundred
+        // messages (and each one costs a render while the next detection is being shown); the progress
+        // count says it, and a failure still shows. The toolbar's buttons keep the spec's messages.
+        if (!this.disposed) this.refreshCounts();
       },
       (error: unknown) => {
         if (this.disposed) return;
