@@ -135,3 +135,57 @@ export function detectionsInWindow(
     `${API.detections}?videoId=${videoId}&startTime=${start}&endTime=${end}`,
   );
 }
+
+/**
+ * Gives detections an engine confidence in the browser: the API cannot create engine detections (only the
+ * analysis does, from real logos), so the window answers get the confidence the test chose. Everything
+ * else, including every call the page makes, goes to the real server.
+ */
+export async function injectConfidence(page: Page, confidence: ReadonlyMap<number, number>): Promise<void> {
+  await page.route(
+    (url) => url.pathname === API.detections && url.searchParams.has('videoId'),
+    async (route) => {
+      const response = await route.fetch();
+      const list = (await response.json()) as Detection[];
+      for (const d of list) {
+        const c = confidence.get(d.id);
+        if (c !== undefined) Object.assign(d, { confidence: c, source: 'engine' });
+      }
+      await route.fulfill({ response, json: list });
+    },
+  );
+}
+
+/** RGBA of one pixel of the overlay canvas (display px; the canvas alone, without the video). */
+export async function overlayPixel(
+  page: Page,
+  x: number,
+  y: number,
+): Promise<[number, number, number, number]> {
+  return page.evaluate(
+    ([px, py]) => {
+      const c = document.querySelector('canvas[aria-label]') as HTMLCanvasElement;
+      const dpr = c.width / c.clientWidth;
+      const d = c.getContext('2d')!.getImageData(Math.round(px * dpr), Math.round(py * dpr), 1, 1).data;
+      return [d[0], d[1], d[2], d[3]] as [number, number, number, number];
+    },
+    [x, y] as const,
+  );
+}
+
+/** How many of the overlay pixels along a horizontal line (display px) are drawn (alpha > 0). */
+export async function drawnAlong(page: Page, x0: number, x1: number, y: number): Promise<number> {
+  return page.evaluate(
+    ([a, b, py]) => {
+      const c = document.querySelector('canvas[aria-label]') as HTMLCanvasElement;
+      const dpr = c.width / c.clientWidth;
+      const row = c
+        .getContext('2d')!
+        .getImageData(Math.round(a * dpr), Math.round(py * dpr), Math.round((b - a) * dpr), 1).data;
+      let n = 0;
+      for (let i = 3; i < row.length; i += 4) if (row[i] > 0) n++;
+      return n / Math.max(1, Math.round((b - a) * dpr));
+    },
+    [x0, x1, y] as const,
+  );
+}

@@ -142,3 +142,18 @@ export async function seedDetections(api: ApiClient, list: NewDetection[]): Prom
   }
   return out;
 }
+
+/**
+ * Seeds detections and sets them UNREVIEWED (the review call sets any state): the API creates hand-drawn
+ * (MANUAL) detections only, and the review loop needs engine-like ones that wait for a verdict.
+ */
+export async function seedUnreviewed(api: ApiClient, list: NewDetection[]): Promise<Detection[]> {
+  const created = await seedDetections(api, list);
+  for (let i = 0; i < created.length; i += 1000) {
+    await api.call('PUT', API.detectionsReview, {
+      detectionIds: created.slice(i, i + 1000).map((d) => d.id),
+      review: 'UNREVIEWED',
+    });
+  }
+  return created.map((d) => ({ ...d, review: 'UNREVIEWED' }));
+}

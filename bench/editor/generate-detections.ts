@@ -17,6 +17,8 @@ const COLORS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1'
  */
 export function generateDetections(count: number, durationMs: number, seed = 7): Detection[] {
   const rnd = lcg(seed);
+  // Review fields come from their own sequence, so spans and boxes stay those of earlier runs.
+  const extra = lcg(seed + 1);
   const out: Detection[] = [];
   for (let id = 1; id <= count; id++) {
     const begin = Math.floor(rnd() * (durationMs - 10_000));
@@ -33,6 +35,9 @@ export function generateDetections(count: number, durationMs: number, seed = 7):
       });
     }
     const p = Math.floor(rnd() * COLORS.length);
+    // A review in progress: most unreviewed (dashed), some confirmed, a few edited or drawn by hand (marked).
+    const r = extra();
+    const review = r < 0.6 ? 'UNREVIEWED' : r < 0.85 ? 'TRUE_POSITIVE' : r < 0.95 ? 'EDITED' : 'MANUAL';
     out.push({
       id,
       brand: 1 + Math.floor(rnd() * 30),
@@ -41,6 +46,9 @@ export function generateDetections(count: number, durationMs: number, seed = 7):
       time_begin: begin,
       time_end: begin + len,
       video: 1,
+      review,
+      confidence: review === 'MANUAL' ? null : Math.round((0.3 + extra() * 0.7) * 100) / 100,
+      source: review === 'MANUAL' ? 'manual' : 'engine',
     });
   }
   return out;

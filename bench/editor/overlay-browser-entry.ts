@@ -20,7 +20,7 @@ export interface OverlayBenchResult {
 
 declare global {
   interface Window {
-    runOverlayBench(frames: number): OverlayBenchResult;
+    runOverlayBench(frames: number, labels?: boolean): OverlayBenchResult;
   }
 }
 
@@ -35,13 +35,14 @@ function gc(): void {
   (window as unknown as { gc?: () => void }).gc?.();
 }
 
-window.runOverlayBench = (frames: number): OverlayBenchResult => {
+window.runOverlayBench = (frames: number, labels = true): OverlayBenchResult => {
   const DURATION = 600_000;
   const COUNT = 50_000;
   const canvas = document.getElementById('overlay') as HTMLCanvasElement;
   const ctx = canvas.getContext('2d')!;
   const editor = new ReviewEditor({ videoId: 1, fps: 25 });
   editor.setViewport(canvas.width, canvas.height, canvas.width / 1920);
+  if (!labels) editor.toggleLabels();
   editor.model.setDetections(generateDetections(COUNT, DURATION));
   editor.model.setTime(300_000);
   editor.model.select(

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { OverlayBenchResult } from './overlay-browser-entry.ts';
 
 const frames = Number(process.argv[2] ?? 15_000);
+// --no-labels measures with the box labels hidden (key l), to show what labels cost.
+const labels = !process.argv.includes('--no-labels');
 const entry = fileURLToPath(new URL('./overlay-browser-entry.ts', import.meta.url));
 const bundle = await build({
   entryPoints: [entry],
@@ -36,12 +38,15 @@ try {
   const page = await browser.newPage();
   await page.setContent('<canvas id="overlay" width="1280" height="720"></canvas>');
   await page.addScriptTag({ content: bundle.outputFiles[0].text });
-  const r: OverlayBenchResult = await page.evaluate((n) => window.runOverlayBench(n), frames);
+  const r: OverlayBenchResult = await page.evaluate(([n, l]) => window.runOverlayBench(n, l), [
+    frames,
+    labels,
+  ] as const);
   const f = (x: number) => x.toFixed(3);
   const s = (m: { p50: number; p95: number; max: number }) =>
     `p50 ${f(m.p50)} ms, p95 ${f(m.p95)} ms, max ${f(m.max)} ms`;
   console.log(
-    `chromium ${browser.version()}, ${r.detections} detections, active per frame p50 ${r.activeP50}, max ${r.activeMax}`,
+    `chromium ${browser.version()}, ${r.detections} detections, active per frame p50 ${r.activeP50}, max ${r.activeMax}, labels ${labels ? 'shown' : 'hidden'}`,
   );
   console.log(`render() JS, ${r.playbackFrames} frames: ${s(r.renderMs)}`);
   console.log(`render() + rasterize (1x1 getImageData): ${s(r.renderFlushMs)}`);

@@ -5,7 +5,7 @@ import { compileFilter, EMPTY_FILTER, isFilteredOut, type CompiledFilter } from 
 import { IntervalIndex } from './interval-index.ts';
 import { quadAt, replaceSegmentPoints, segmentIndexAt, sortSegments } from './segments.ts';
 import { effectiveFps, frameDurationMs, frameTimeMs } from './time.ts';
-import type { Detection, DetectionFilter, Draft, PlacementRef, TargetRef } from './types.ts';
+import type { Detection, DetectionFilter, Draft, PlacementRef, Segment, TargetRef } from './types.ts';
 
 /** Options of {@link EditorModel}. */
 export interface EditorModelOptions {
@@ -18,6 +18,14 @@ export interface EditorModelOptions {
    * overwritten instead of split. The spec does not give the value; default one frame (1000 / fps).
    */
   segmentMarginMs?: number;
+}
+
+/** A proposed track: the quads the tracker followed, for one detection or draft. */
+export interface TrackProposal {
+  target: TargetRef;
+  time_begin: number;
+  time_end: number;
+  coordinates: Segment[];
 }
 
 /** One row of the Detections table. */
@@ -75,6 +83,7 @@ export class EditorModel<D extends Detection = Detection> {
   private draftList: Draft[] = [];
   private nextDraftId = 1;
   private readonly placementsById = new Map<number, PlacementRef>();
+  private proposalTrack: TrackProposal | null = null;
 
   // Scratch buffer of the active query (reused: no per-frame allocation) and its cache key.
   private readonly scratch: ActiveEntry<D>[] = [];
@@ -192,6 +201,13 @@ export class EditorModel<D extends Detection = Detection> {
     };
     this.touch('detections');
     return entry.det;
+  }
+
+  /** Every loaded detection (the review queue searches them). */
+  loadedDetections(): IterableIterator<D> {
+    return (function* (entries: Map<number, ActiveEntry<D>>) {
+      for (const e of entries.values()) yield e.det;
+    })(this.entries);
   }
 
   getDetection(id: number): D | undefined {
@@ -386,6 +402,8 @@ export class EditorModel<D extends Detection = Detection> {
       brandIds: [...filter.brandIds],
       placementIds: [...filter.placementIds],
       visible: filter.visible,
+      unreviewedOnly: filter.unreviewedOnly ?? false,
+      minConfidence: filter.minConfidence ?? 0,
     });
     let changed = false;
     for (const id of this.selected) {
@@ -526,6 +544,23 @@ export class EditorModel<D extends Detection = Detection> {
     return result;
   }
 
+  /**
+   * Replaces a draft's whole track (an accepted Follow proposal): its segments and span. Emits `draftChanged`
+   * with cause 'moved'.
+   */
+  setDraftTrack(id: number, coordinates: Segment[], timeBegin: number, timeEnd: number): void {
+    this.updateDrafts(
+      [id],
+      (d) => ({
+        ...d,
+        coordinates: sortSegments(coordinates.slice()),
+        time_begin: timeBegin,
+        time_end: timeEnd,
+      }),
+      'moved',
+    );
+  }
+
   private updateDrafts(ids: readonly number[], fn: (d: Draft) => Draft, cause: EditorEventsCause): void {
     const wanted = new Set(ids);
     let changed = false;
@@ -575,6 +610,18 @@ export class EditorModel<D extends Detection = Detection> {
         ? this.entries.get(target.id)?.det.coordinates
         : this.getDraft(target.id)?.coordinates;
     return coords ? segmentIndexAt(coords, this.frameMs) : -1;
+  }
+
+  // ---- proposed track -----------------------------------------------------------------------------
+
+  /** The track the Follow tool proposes (drawn dotted until accepted or dismissed), or null. */
+  get proposal(): TrackProposal | null {
+    return this.proposalTrack;
+  }
+
+  setProposal(proposal: TrackProposal | null): void {
+    this.proposalTrack = proposal;
+    this.touch('detections');
   }
 
   /** Increases on every change; lets callers cache derived data. */

@@ -1,4 +1,4 @@
-import type { Detection, DetectionFilter } from './types.ts';
+import { isUnreviewed, type Detection, type DetectionFilter } from './types.ts';
 
 /** The default filter: everything shown, filtered ones hidden. */
 export const EMPTY_FILTER: DetectionFilter = { brandIds: [], placementIds: [], visible: false };
@@ -21,10 +21,15 @@ export function compileFilter(filter: DetectionFilter): CompiledFilter {
 
 /**
  * True when the filter hits the detection, i.e. it is filtered out: its brand is not among the chosen
- * brands, or its placement is not among the chosen placements (an empty list means all).
+ * brands, or its placement is not among the chosen placements (an empty list means all), or it already has a
+ * verdict while `unreviewedOnly` is on, or its confidence is below `minConfidence`.
  */
 export function isFilteredOut(detection: Detection, compiled: CompiledFilter): boolean {
   if (compiled.brands !== null && !compiled.brands.has(detection.brand)) return true;
   if (compiled.placements !== null && !compiled.placements.has(detection.placement.id)) return true;
+  const f = compiled.filter;
+  if (f.unreviewedOnly && !isUnreviewed(detection)) return true;
+  const min = f.minConfidence ?? 0;
+  if (min > 0 && detection.confidence != null && detection.confidence < min) return true;
   return false;
 }

@@ -6,12 +6,26 @@ export * from './types.ts';
 export * from './constants.ts';
 export { Emitter } from './emitter.ts';
 export type { EditorEvents, DetectionEditEvent, InteractionKind, ChangeReason } from './editor-events.ts';
-export { EditorModel, type EditorModelOptions, type DetectionRow, type ActiveEntry } from './editor-model.ts';
+export {
+  EditorModel,
+  type EditorModelOptions,
+  type DetectionRow,
+  type ActiveEntry,
+  type TrackProposal,
+} from './editor-model.ts';
+export { MAX_ZOOM, IDENTITY_VIEW, clampView, zoomAt, panBy, wheelZoomFactor, type ZoomView } from './view.ts';
+export { LabelLayout, defaultLabelText, LABEL_FONT, LABEL_HEIGHT } from './labels.ts';
+export { UndoStack, type UndoEntry } from './undo-stack.ts';
+export { nextInQueue, bestFrameTime, type ReviewOrder } from './review-queue.ts';
+export { reviewHotkey, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 export { ToolMachine, type ToolMachineOptions } from './tools/tool-machine.ts';
 export type { PointerInput, KeyInput, ToolStateId, ToolOverlay } from './tools/tool-state.ts';
 export {
   OverlayRenderer,
   DEFAULT_THEME,
+  UNREVIEWED_DASH,
+  EDITED_MARK_PX,
+  PROPOSAL_COLOR,
   type CanvasLike,
   type Viewport,
   type RendererTheme,

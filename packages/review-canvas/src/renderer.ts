@@ -9,13 +9,15 @@ import {
   SELECTED_LINE_WIDTH,
 } from './constants.ts';
 import type { EditorModel } from './editor-model.ts';
+import { defaultLabelText, LABEL_FONT, LABEL_HEIGHT, LABEL_PAD, LabelLayout } from './labels.ts';
 import { quadAt } from './segments.ts';
 import type { ToolOverlay } from './tools/tool-state.ts';
+import { REVIEW_STATES, type Detection } from './types.ts';
 
 /**
  * The part of CanvasRenderingContext2D the renderer uses. A real 2D context satisfies it; tests pass a
  * recording fake. Style properties are typed `string | object` so a DOM context (whose styles may be
- * gradients) is assignable.
+ * gradients) is assignable. The text members are optional: without them no labels are drawn.
  */
 export interface CanvasLike {
   lineWidth: number;
@@ -23,6 +25,8 @@ export interface CanvasLike {
   fillStyle: string | object;
   shadowBlur: number;
   shadowColor: string;
+  font?: string;
+  textBaseline?: string;
   clearRect(x: number, y: number, w: number, h: number): void;
   fillRect(x: number, y: number, w: number, h: number): void;
   strokeRect(x: number, y: number, w: number, h: number): void;
@@ -32,13 +36,23 @@ export interface CanvasLike {
   closePath(): void;
   stroke(): void;
   setLineDash(segments: number[]): void;
+  fillText?(text: string, x: number, y: number): void;
+  createPattern?(image: OffscreenCanvas, repetition: string): object | null;
+  drawImage?(image: ImageBitmap, x: number, y: number, w: number, h: number): void;
+  measureText?(text: string): { width: number };
 }
 
-/** Size of the overlay in display pixels and the display scale (display px per video px). */
+/**
+ * Size of the overlay in display pixels and the display scale (display px per video px, zoom included). A
+ * zoomed view shifts the video by `offsetX`, `offsetY` (display px): a video point v is drawn at
+ * `v * scale + offset`.
+ */
 export interface Viewport {
   width: number;
   height: number;
   scale: number;
+  offsetX?: number;
+  offsetY?: number;
 }
 
 /** Colours of the interactive layer; override to match a theme. */
@@ -59,6 +73,23 @@ export const DEFAULT_THEME: RendererTheme = {
   draftDash: [8, 4],
 };
 
+/** Unreviewed detections are dashed (display px). */
+export const UNREVIEWED_DASH = [6, 4];
+/** Edited and hand-drawn detections carry a filled square of this size on their first corner. */
+export const EDITED_MARK_PX = 8;
+/** The proposed track (Follow): dotted magenta, so it never reads as a placement colour. */
+export const PROPOSAL_COLOR = '#ff00ff';
+export const PROPOSAL_DASH = [2, 4];
+const LABEL_BG = 'rgba(0, 0, 0, 0.7)';
+const MAX_LABEL_BITMAPS = 4000;
+/**
+ * Labels drawn per frame at most (the selection's always). Each costs about as much as a box in the redraw
+ * budget, and a frame of hundreds of boxes fully labelled is covered in text anyway; ordinary frames (tens
+ * of boxes) get every label.
+ */
+export const MAX_LABELS = 100;
+const LABEL_FG = '#ffffff';
+
 /** A reusable list of quads sharing one stroke style, so the style is set once for all of them. */
 interface Bucket {
   color: string;
@@ -69,32 +100,86 @@ interface Bucket {
 const NO_DASH: number[] = [];
 const MARQUEE_DASH = [4, 4];
 
+/** Stripe tile of the unreviewed style: 10 px period, 6 on and 4 off along both axes. */
+const STRIPE_PERIOD = 10;
+const STRIPE_ON = 6;
+
+function stripePattern(ctx: CanvasLike, color: string): string | object {
+  const tile = new OffscreenCanvas(STRIPE_PERIOD, STRIPE_PERIOD);
+  const t = tile.getContext('2d');
+  if (t === null) return color;
+  t.fillStyle = color;
+  for (let y = 0; y < STRIPE_PERIOD; y++)
+    for (let x = 0; x < STRIPE_PERIOD; x++) if ((x + y) % STRIPE_PERIOD < STRIPE_ON) t.fillRect(x, y, 1, 1);
+  return ctx.createPattern!(tile, 'repeat') ?? color;
+}
+
+/** How a detection's review state shows. */
+function reviewStyle(d: Detection): 'dashed' | 'solid' | 'marked' {
+  const r = d.review;
+  if (r === REVIEW_STATES.EDITED || r === REVIEW_STATES.MANUAL) return 'marked';
+  if (r === REVIEW_STATES.TRUE_POSITIVE) return 'solid';
+  return 'dashed';
+}
+
 /**
  * Draws the overlay for the model's current frame: detections with the spec's styles (width 3; selected 5
  * with a glow in the colour brightened by 40%; filtered 1, or hidden unless the filter's `visible` is on),
- * drafts (dashed), the marquee, and in drawing mode the dark overlay with the red 3 px outline that follows the
- * pointer. Quads are grouped by colour and width so each style is set once; buffers are reused between frames.
+ * dashed while unreviewed, solid once confirmed, solid with a corner mark once edited or hand-drawn; their
+ * labels (brand and confidence); drafts (dashed); a proposed track; the marquee; and in drawing mode the dark
+ * overlay with the red 3 px outline that follows the pointer. Quads are grouped by colour and style so each
+ * style is set once; buffers are reused between frames.
  */
 export class OverlayRenderer {
-  private readonly normal = new Map<string, Bucket>();
+  private readonly solid = new Map<string, Bucket>();
+  private readonly dashed = new Map<string, Bucket>();
   private readonly thin = new Map<string, Bucket>();
-  private readonly normalList: Bucket[] = [];
+  private readonly solidList: Bucket[] = [];
+  private readonly dashedList: Bucket[] = [];
   private readonly thinList: Bucket[] = [];
   private readonly selectedQuads: number[][] = [];
   private readonly selectedColors: string[] = [];
+  private readonly selectedDashed: boolean[] = [];
+  private readonly markQuads: number[][] = [];
+  private readonly markColors: string[] = [];
+  private readonly labelQuads: number[][] = [];
+  private readonly labelDets: Detection[] = [];
+  private readonly labelSelected: number[] = [];
+  private readonly layout = new LabelLayout();
+  private labelCache = new WeakMap<Detection, { text: string; width: number }>();
+  private readonly widthCache = new Map<string, number>();
+  private readonly dashPatterns = new Map<string, string | object>();
+  private readonly bitmaps = new Map<string, ImageBitmap>();
+  /** Device pixels per display pixel, for crisp label bitmaps (the shell sets devicePixelRatio). */
+  pixelRatio = 1;
+  private labelText: (d: Detection) => string = (d) => defaultLabelText(d);
+  /** Whether box labels are drawn (toggled by a key in the shell). */
+  showLabels = true;
 
   constructor(private readonly theme: RendererTheme = DEFAULT_THEME) {}
+
+  /** Sets how a detection's label reads (brand names come from the shell); clears the cached labels. */
+  setLabelText(fn: (d: Detection) => string): void {
+    this.labelText = fn;
+    this.labelCache = new WeakMap();
+  }
 
   /** Clears and redraws everything. `tools` is the interactive state (marquee, preview, drawing). */
   render(ctx: CanvasLike, model: EditorModel, viewport: Viewport, tools: ToolOverlay | null = null): void {
     const { scale } = viewport;
+    const ox = viewport.offsetX ?? 0;
+    const oy = viewport.offsetY ?? 0;
     ctx.clearRect(0, 0, viewport.width, viewport.height);
     ctx.shadowBlur = 0;
     ctx.setLineDash(NO_DASH);
 
-    for (const b of this.normalList) b.count = 0;
+    for (const b of this.solidList) b.count = 0;
+    for (const b of this.dashedList) b.count = 0;
     for (const b of this.thinList) b.count = 0;
     let selectedCount = 0;
+    let markCount = 0;
+    let labelCount = 0;
+    const labels = this.showLabels && ctx.fillText !== undefined && ctx.measureText !== undefined;
     const preview = tools?.preview ?? null;
     const showFiltered = model.filter.visible;
     const t = model.frameTime;
@@ -110,15 +195,35 @@ export class OverlayRenderer {
           : quadAt(det.coordinates, t);
       if (quad === null) continue;
       const color = det.placement.color;
-      if (filtered) this.push(this.thin, this.thinList, color, quad);
-      else if (model.selectedDetectionIds.has(det.id)) {
+      if (filtered) {
+        this.push(this.thin, this.thinList, color, quad);
+        continue;
+      }
+      const style = reviewStyle(det);
+      const selected = model.selectedDetectionIds.has(det.id);
+      if (selected) {
         this.selectedQuads[selectedCount] = quad;
+        this.selectedDashed[selectedCount] = style === 'dashed';
         this.selectedColors[selectedCount++] = color;
-      } else this.push(this.normal, this.normalList, color, quad);
+      } else if (style === 'dashed') this.push(this.dashed, this.dashedList, color, quad);
+      else this.push(this.solid, this.solidList, color, quad);
+      if (style === 'marked') {
+        this.markQuads[markCount] = quad;
+        this.markColors[markCount++] = selected ? brighten(color, SELECTED_BRIGHTEN_PERCENT) : color;
+      }
+      if (labels) {
+        this.labelQuads[labelCount] = quad;
+        // Label priority: 0 selected, 1 unreviewed (what the reviewer decides next), 2 the rest.
+        this.labelSelected[labelCount] = selected ? 0 : style === 'dashed' ? 1 : 2;
+        this.labelDets[labelCount++] = det;
+      }
     }
 
-    this.strokeBuckets(ctx, this.normalList, LINE_WIDTH, scale);
-    this.strokeBuckets(ctx, this.thinList, FILTERED_LINE_WIDTH, scale);
+    ctx.lineWidth = LINE_WIDTH;
+    this.strokeBuckets(ctx, this.solidList, scale, ox, oy);
+    this.strokeDashedBuckets(ctx, scale, ox, oy);
+    ctx.lineWidth = FILTERED_LINE_WIDTH;
+    this.strokeBuckets(ctx, this.thinList, scale, ox, oy);
 
     // Drafts: few, drawn one by one, dashed so they read as "not saved yet".
     const drafts = model.drafts;
@@ -134,16 +239,32 @@ export class OverlayRenderer {
         const color = model.getPlacement(d.placementId)?.color ?? this.theme.draftColor;
         if (model.selectedDraftIds.has(d.id)) {
           this.selectedQuads[selectedCount] = quad;
+          this.selectedDashed[selectedCount] = true;
           this.selectedColors[selectedCount++] = color;
           continue;
         }
         ctx.lineWidth = LINE_WIDTH;
         ctx.strokeStyle = color;
         ctx.beginPath();
-        this.quadPath(ctx, quad, scale);
+        this.quadPath(ctx, quad, scale, ox, oy);
         ctx.stroke();
       }
       ctx.setLineDash(NO_DASH);
+    }
+
+    // The proposed track of the Follow tool, on top of the boxes but under the selection.
+    const proposal = model.proposal;
+    if (proposal !== null && model.isSpanActive(proposal.time_begin, proposal.time_end)) {
+      const quad = quadAt(proposal.coordinates, t);
+      if (quad !== null) {
+        ctx.lineWidth = LINE_WIDTH;
+        ctx.strokeStyle = PROPOSAL_COLOR;
+        ctx.setLineDash(PROPOSAL_DASH);
+        ctx.beginPath();
+        this.quadPath(ctx, quad, scale, ox, oy);
+        ctx.stroke();
+        ctx.setLineDash(NO_DASH);
+      }
     }
 
     // Selected last, on top, with the glow (shadowBlur is costly, and selections are small).
@@ -154,27 +275,137 @@ export class OverlayRenderer {
         const bright = brighten(this.selectedColors[i], SELECTED_BRIGHTEN_PERCENT);
         ctx.strokeStyle = bright;
         ctx.shadowColor = bright;
+        ctx.setLineDash(this.selectedDashed[i] ? UNREVIEWED_DASH : NO_DASH);
         ctx.beginPath();
-        this.quadPath(ctx, this.selectedQuads[i], scale);
+        this.quadPath(ctx, this.selectedQuads[i], scale, ox, oy);
         ctx.stroke();
       }
       ctx.shadowBlur = 0;
+      ctx.setLineDash(NO_DASH);
       // Drop references so removed detections can be collected.
       for (let i = 0; i < selectedCount; i++) this.selectedQuads[i] = NO_DASH;
     }
 
+    // Corner marks of edited and hand-drawn detections: a filled square on the first corner.
+    for (let i = 0; i < markCount; i++) {
+      const q = this.markQuads[i];
+      ctx.fillStyle = this.markColors[i];
+      const h = EDITED_MARK_PX / 2;
+      ctx.fillRect(q[0] * scale + ox - h, q[1] * scale + oy - h, EDITED_MARK_PX, EDITED_MARK_PX);
+      this.markQuads[i] = NO_DASH;
+    }
+
+    if (labelCount > 0) this.drawLabels(ctx, viewport, labelCount, ox, oy);
+
     if (tools?.marquee) {
       const r = tools.marquee;
       ctx.fillStyle = this.theme.marqueeFill;
-      ctx.fillRect(r.x, r.y, r.width, r.height);
+      ctx.fillRect(r.x + ox, r.y + oy, r.width, r.height);
       ctx.lineWidth = 1;
       ctx.strokeStyle = this.theme.marqueeStroke;
       ctx.setLineDash(MARQUEE_DASH);
-      ctx.strokeRect(r.x, r.y, r.width, r.height);
+      ctx.strokeRect(r.x + ox, r.y + oy, r.width, r.height);
       ctx.setLineDash(NO_DASH);
     }
 
-    if (tools?.drawing) this.drawDrawing(ctx, viewport, tools.drawing);
+    if (tools?.drawing) this.drawDrawing(ctx, viewport, tools.drawing, ox, oy);
+  }
+
+  /**
+   * Labels: selected ones first (always placed), then unreviewed ones, then the rest, greedily where they do
+   * not cover an earlier label, up to {@link MAX_LABELS}. Backgrounds are filled in one style, then texts in another (two style changes per frame).
+   */
+  private drawLabels(ctx: CanvasLike, viewport: Viewport, n: number, ox: number, oy: number): void {
+    const { scale, width, height } = viewport;
+    ctx.font = LABEL_FONT;
+    const layout = this.layout;
+    layout.reset(width, height);
+    for (let pass = 0; pass < 3; pass++) {
+      for (let i = 0; i < n; i++) {
+        if (this.labelSelected[i] !== pass) continue;
+        if (pass > 0 && layout.count >= MAX_LABELS) break;
+        const q = this.labelQuads[i];
+        let minX = Infinity;
+        let minY = Infinity;
+        let maxY = -Infinity;
+        for (let k = 0; k < q.length; k += 2) {
+          const x = q[k] * scale + ox;
+          const y = q[k + 1] * scale + oy;
+          if (x < minX) minX = x;
+          if (y < minY) minY = y;
+          if (y > maxY) maxY = y;
+        }
+        if (minX > width || minY > height || maxY < 0) continue;
+        const label = this.label(ctx, this.labelDets[i]);
+        layout.place(i, label.width + 2 * LABEL_PAD, minX, minY, maxY, width, height, pass === 0);
+      }
+    }
+    const r = layout.rects;
+    if (ctx.drawImage !== undefined && typeof OffscreenCanvas !== 'undefined') {
+      // Each distinct label is rasterized once into a small bitmap and then only copied: shaping and
+      // rasterizing a few hundred texts per frame cost more than the whole rest of the overlay.
+      for (let j = 0; j < layout.count; j++) {
+        const img = this.labelBitmap(this.label(ctx, this.labelDets[layout.items[j]]));
+        ctx.drawImage(img, r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
+      }
+    } else {
+      ctx.fillStyle = LABEL_BG;
+      for (let j = 0; j < layout.count; j++) ctx.fillRect(r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
+      ctx.fillStyle = LABEL_FG;
+      ctx.textBaseline = 'middle';
+      for (let j = 0; j < layout.count; j++) {
+        const i = layout.items[j];
+        ctx.fillText!(
+          this.label(ctx, this.labelDets[i]).text,
+          r[4 * j] + LABEL_PAD,
+          r[4 * j + 1] + LABEL_HEIGHT / 2 + 0.5,
+        );
+      }
+    }
+    for (let i = 0; i < n; i++) this.labelQuads[i] = NO_DASH;
+  }
+
+  /** The label's bitmap (background and text) at the device pixel ratio, made once per text. */
+  private labelBitmap(label: { text: string; width: number }): ImageBitmap {
+    const key = label.text;
+    let img = this.bitmaps.get(key);
+    if (img !== undefined) return img;
+    // Bounded: confidences make many distinct texts over a long video; start afresh rather than grow.
+    if (this.bitmaps.size >= MAX_LABEL_BITMAPS) {
+      for (const b of this.bitmaps.values()) b.close();
+      this.bitmaps.clear();
+    }
+    const k = this.pixelRatio;
+    const w = label.width + 2 * LABEL_PAD;
+    const canvas = new OffscreenCanvas(Math.ceil(w * k), Math.ceil(LABEL_HEIGHT * k));
+    const c = canvas.getContext('2d')!;
+    c.scale(k, k);
+    c.fillStyle = LABEL_BG;
+    c.fillRect(0, 0, w, LABEL_HEIGHT);
+    c.font = LABEL_FONT;
+    c.textBaseline = 'middle';
+    c.fillStyle = LABEL_FG;
+    c.fillText(key, LABEL_PAD, LABEL_HEIGHT / 2 + 0.5);
+    // An ImageBitmap: drawing an OffscreenCanvas takes a snapshot of it on every draw.
+    img = canvas.transferToImageBitmap();
+    this.bitmaps.set(key, img);
+    return img;
+  }
+
+  /** A detection's label text and width, measured once per detection object and text. */
+  private label(ctx: CanvasLike, d: Detection): { text: string; width: number } {
+    let hit = this.labelCache.get(d);
+    if (hit === undefined) {
+      const text = this.labelText(d);
+      let width = this.widthCache.get(text);
+      if (width === undefined) {
+        width = Math.ceil(ctx.measureText!(text).width);
+        this.widthCache.set(text, width);
+      }
+      hit = { text, width };
+      this.labelCache.set(d, hit);
+    }
+    return hit;
   }
 
   private push(map: Map<string, Bucket>, list: Bucket[], color: string, quad: number[]): void {
@@ -187,8 +418,49 @@ export class OverlayRenderer {
     b.quads[b.count++] = quad;
   }
 
-  private strokeBuckets(ctx: CanvasLike, list: Bucket[], width: number, scale: number): void {
-    ctx.lineWidth = width;
+  /**
+   * Unreviewed boxes. Where the context can make patterns, each is stroked solid with a pattern of diagonal
+   * stripes (6 px on, 4 off along any horizontal or vertical edge): it reads as dashed, and costs a plain
+   * stroke, while Skia's dash effect made a frame of ~500 boxes several times slower to rasterize. Elsewhere
+   * (tests) the real dash is used.
+   */
+  private strokeDashedBuckets(ctx: CanvasLike, scale: number, ox: number, oy: number): void {
+    const list = this.dashedList;
+    if (ctx.createPattern === undefined || typeof OffscreenCanvas === 'undefined') {
+      ctx.setLineDash(UNREVIEWED_DASH);
+      this.strokeBuckets(ctx, list, scale, ox, oy);
+      ctx.setLineDash(NO_DASH);
+      return;
+    }
+    for (const b of list) {
+      if (b.count === 0) continue;
+      let pattern = this.dashPatterns.get(b.color);
+      if (pattern === undefined) {
+        pattern = stripePattern(ctx, b.color);
+        this.dashPatterns.set(b.color, pattern);
+      }
+      this.strokeBucket(ctx, b, pattern, scale, ox, oy);
+    }
+  }
+
+  private strokeBucket(
+    ctx: CanvasLike,
+    b: Bucket,
+    style: string | object,
+    scale: number,
+    ox: number,
+    oy: number,
+  ): void {
+    ctx.strokeStyle = style;
+    for (let i = 0; i < b.count; i++) {
+      ctx.beginPath();
+      this.quadPath(ctx, b.quads[i], scale, ox, oy);
+      ctx.stroke();
+    }
+    for (let i = 0; i < b.count; i++) b.quads[i] = NO_DASH;
+  }
+
+  private strokeBuckets(ctx: CanvasLike, list: Bucket[], scale: number, ox: number, oy: number): void {
     for (const b of list) {
       if (b.count === 0) continue;
       ctx.strokeStyle = b.color;
@@ -196,17 +468,17 @@ export class OverlayRenderer {
       // software rasterizer (Skia strokes a multi-contour path as one big outline). The colour is set once.
       for (let i = 0; i < b.count; i++) {
         ctx.beginPath();
-        this.quadPath(ctx, b.quads[i], scale);
+        this.quadPath(ctx, b.quads[i], scale, ox, oy);
         ctx.stroke();
       }
       for (let i = 0; i < b.count; i++) b.quads[i] = NO_DASH;
     }
   }
 
-  private quadPath(ctx: CanvasLike, p: ArrayLike<number>, scale: number): void {
+  private quadPath(ctx: CanvasLike, p: ArrayLike<number>, scale: number, ox: number, oy: number): void {
     if (p.length < 4) return;
-    ctx.moveTo(p[0] * scale, p[1] * scale);
-    for (let i = 2; i < p.length; i += 2) ctx.lineTo(p[i] * scale, p[i + 1] * scale);
+    ctx.moveTo(p[0] * scale + ox, p[1] * scale + oy);
+    for (let i = 2; i < p.length; i += 2) ctx.lineTo(p[i] * scale + ox, p[i + 1] * scale + oy);
     ctx.closePath();
   }
 
@@ -214,6 +486,8 @@ export class OverlayRenderer {
     ctx: CanvasLike,
     viewport: Viewport,
     drawing: NonNullable<ToolOverlay['drawing']>,
+    ox: number,
+    oy: number,
   ): void {
     const { scale } = viewport;
     ctx.fillStyle = this.theme.drawingOverlay;
@@ -224,9 +498,9 @@ export class OverlayRenderer {
     ctx.lineWidth = DRAWING_LINE_WIDTH;
     ctx.strokeStyle = DRAWING_COLOR;
     ctx.beginPath();
-    ctx.moveTo(pts[0].x * scale, pts[0].y * scale);
-    for (let i = 1; i < pts.length; i++) ctx.lineTo(pts[i].x * scale, pts[i].y * scale);
-    if (cursor) ctx.lineTo(cursor.x * scale, cursor.y * scale);
+    ctx.moveTo(pts[0].x * scale + ox, pts[0].y * scale + oy);
+    for (let i = 1; i < pts.length; i++) ctx.lineTo(pts[i].x * scale + ox, pts[i].y * scale + oy);
+    if (cursor) ctx.lineTo(cursor.x * scale + ox, cursor.y * scale + oy);
     // With three corners placed the pointer is the fourth: show the closed quad it would create.
     if (cursor && pts.length === 3) ctx.closePath();
     ctx.stroke();

@@ -5,6 +5,7 @@ import { hitHandle, type HandleHit } from './hit-test.ts';
 import type { KeyInput, PointerInput, ToolStateId } from './tools/tool-state.ts';
 import { ToolMachine, type ToolMachineOptions } from './tools/tool-machine.ts';
 import type { Detection, VideoMode } from './types.ts';
+import { clampView, IDENTITY_VIEW, panBy, zoomAt, type ZoomView } from './view.ts';
 
 /** Options of {@link ReviewEditor}. */
 export interface ReviewEditorOptions extends EditorModelOptions, ToolMachineOptions {
@@ -32,6 +33,8 @@ export class ReviewEditor<D extends Detection = Detection> {
   readonly renderer: OverlayRenderer;
   private width = 0;
   private height = 0;
+  private baseScale = 1;
+  private zoomView: ZoomView = IDENTITY_VIEW;
 
   constructor(options: ReviewEditorOptions) {
     this.model = new EditorModel<D>(options);
@@ -51,24 +54,78 @@ export class ReviewEditor<D extends Detection = Detection> {
   setViewport(width: number, height: number, scale: number): void {
     this.width = width;
     this.height = height;
-    this.tools.scale = scale > 0 ? scale : 1;
+    this.baseScale = scale > 0 ? scale : 1;
+    this.applyView(this.zoomView);
   }
 
+  /** Display pixels per video pixel, zoom included. */
   get scale(): number {
     return this.tools.scale;
   }
 
+  /** The current zoom and pan (display px). */
+  get view(): ZoomView {
+    return this.zoomView;
+  }
+
+  /** Sets zoom and pan (clamped: zoom 1..4, the zoomed video always covers the overlay). */
+  setView(view: ZoomView): void {
+    this.applyView(view);
+  }
+
+  /** Zooms by `factor` around a display point (wheel, pinch). */
+  zoomAt(factor: number, x: number, y: number): void {
+    this.applyView(zoomAt(this.zoomView, factor, x, y, this.width, this.height));
+  }
+
+  /** Pans by a display-pixel delta. */
+  panBy(dx: number, dy: number): void {
+    this.applyView(panBy(this.zoomView, dx, dy, this.width, this.height));
+  }
+
+  /** Back to the fitted, unzoomed video. */
+  resetZoom(): void {
+    this.applyView(IDENTITY_VIEW);
+  }
+
+  private applyView(view: ZoomView): void {
+    this.zoomView = clampView(view, this.width, this.height);
+    // The tools, hit test and marquee work in "display minus pan" coordinates with the zoomed scale, so the
+    // click margin stays 20 screen pixels at every zoom.
+    this.tools.scale = this.baseScale * this.zoomView.zoom;
+  }
+
+  private local(e: PointerInput): PointerInput {
+    const v = this.zoomView;
+    return v.panX === 0 && v.panY === 0 ? e : { ...e, x: e.x - v.panX, y: e.y - v.panY };
+  }
+
+  /** Whether box labels (brand, confidence) are drawn. */
+  get labelsVisible(): boolean {
+    return this.renderer.showLabels;
+  }
+
+  /** Shows or hides the box labels. */
+  toggleLabels(): void {
+    this.renderer.showLabels = !this.renderer.showLabels;
+  }
+
+  /** Sets the label text of a detection (the shell knows brand names). */
+  setLabelText(fn: (d: D) => string): void {
+    this.renderer.setLabelText(fn as (d: Detection) => string);
+  }
+
   /** Pointer down on the overlay, display coordinates. Use pointer capture so move/up keep arriving. */
   pointerDown(e: PointerInput): void {
-    this.tools.pointerDown(e);
+    this.tools.pointerDown(this.local(e));
   }
 
   pointerMove(e: PointerInput): void {
-    this.tools.pointerMove(e);
+    this.tools.pointerMove(this.local(e));
   }
 
   pointerUp(e: PointerInput): void {
-    this.tools.pointerUp(e);
+    this.tools.pointerUp(this.local(e));
   }
 
   pointerCancel(): void {
@@ -91,7 +148,8 @@ export class ReviewEditor<D extends Detection = Detection> {
 
   /** The handle under a display point (for hover feedback), or null. */
   hoverAt(x: number, y: number): HandleHit | null {
-    return hitHandle(this.tools.model, x, y, this.tools.scale, this.tools.clickMarginPx);
+    const v = this.zoomView;
+    return hitHandle(this.tools.model, x - v.panX, y - v.panY, this.tools.scale, this.tools.clickMarginPx);
   }
 
   /**
@@ -120,7 +178,13 @@ export class ReviewEditor<D extends Detection = Detection> {
     this.renderer.render(
       ctx,
       this.tools.model,
-      { width: this.width, height: this.height, scale: this.tools.scale },
+      {
+        width: this.width,
+        height: this.height,
+        scale: this.tools.scale,
+        offsetX: this.zoomView.panX,
+        offsetY: this.zoomView.panY,
+      },
       this.tools.overlay(),
     );
   }

@@ -28,6 +28,28 @@ export interface Detection {
   time_begin: number;
   time_end: number;
   video: number;
+  /** The engine's score in [0, 1]; null or absent for hand-drawn detections. */
+  confidence?: number | null;
+  /** Review state ({@link REVIEW_STATES}); absent means unreviewed. */
+  review?: string;
+  /** 'engine' or 'manual'. */
+  source?: string;
+}
+
+/** Review states of a listed detection (false positives and deleted ones are never listed). */
+export const REVIEW_STATES = {
+  UNREVIEWED: 'UNREVIEWED',
+  TRUE_POSITIVE: 'TRUE_POSITIVE',
+  EDITED: 'EDITED',
+  MANUAL: 'MANUAL',
+} as const;
+
+/** The states the server also accepts when an undo or redo sets a state back. */
+export type ReviewState = (typeof REVIEW_STATES)[keyof typeof REVIEW_STATES] | 'FALSE_POSITIVE' | 'DELETED';
+
+/** Whether a detection still waits for a verdict. */
+export function isUnreviewed(d: Pick<Detection, 'review'>): boolean {
+  return d.review === undefined || d.review === REVIEW_STATES.UNREVIEWED;
 }
 
 /**
@@ -49,6 +71,13 @@ export interface DetectionFilter {
   brandIds: readonly number[];
   placementIds: readonly number[];
   visible: boolean;
+  /** Hit every detection that already has a verdict (review queue view). Default false. */
+  unreviewedOnly?: boolean;
+  /**
+   * Hit engine detections whose confidence is below this (0..1). Default 0 (none). Hand-drawn ones have no
+   * confidence and are never hit by it.
+   */
+  minConfidence?: number;
 }
 
 /** A 2D point (display or video pixels, as documented where used). */

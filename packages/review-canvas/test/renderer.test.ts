@@ -105,13 +105,13 @@ describe('OverlayRenderer', () => {
     editor.model.clearSelection();
     let ctx = new RecordingCanvas();
     editor.render(ctx);
-    let draft = ctx.strokes.find((s) => s.dash.length > 0)!;
+    let draft = ctx.strokes.find((s) => s.dash.join() === '8,4')!;
     expect(draft).toMatchObject({ color: '#ff0000', lineWidth: 3 });
     expect(draft.paths).toEqual([box(500, 0, 50, 50)]);
     editor.model.setDraftsPlacement([d.id], BLUE.id);
     ctx = new RecordingCanvas();
     editor.render(ctx);
-    draft = ctx.strokes.find((s) => s.dash.length > 0)!;
+    draft = ctx.strokes.find((s) => s.dash.join() === '8,4')!;
     expect(draft.color).toBe(BLUE.color);
   });
 

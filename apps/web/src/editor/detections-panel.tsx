@@ -1,4 +1,4 @@
-import { useState, type MouseEvent, type ReactNode } from 'react';
+import { memo, useState, type MouseEvent, type ReactNode } from 'react';
 import { alpha, type SxProps, type Theme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
@@ -16,11 +16,12 @@ import TruePositiveIcon from '@mui/icons-material/ThumbUpAltOutlined';
 import FalsePositiveIcon from '@mui/icons-material/ThumbDownAltOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import PlacementIcon from '@mui/icons-material/PlaceOutlined';
-import type { Placement } from '@logo-review/contract';
+import type { Detection, Placement } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
 import { notify } from '../state/status-store';
 import { editorApi, type ReportType } from './editor-api';
 import type { EditorSession } from './editor-session';
+import { confirmedState, REPORT_MESSAGES } from './review-controller';
 import { usePanelVersion } from './use-session';
 
 /** A placement's colour dot and name. */
@@ -74,6 +75,9 @@ const ROWS_SX: SxProps<Theme> = {
   '& tbody tr.selected': { bgcolor: (t) => alpha(t.palette.primary.main, 0.12) },
   '& tbody tr.filtered': { opacity: 0.45, cursor: 'default', bgcolor: 'transparent' },
   '& tbody tr.empty td': { color: 'text.secondary', borderBottom: 0, cursor: 'default' },
+  '& td.state': { fontSize: '0.75rem', color: 'text.secondary' },
+  '& td.state.TRUE_POSITIVE': { color: 'success.main', fontWeight: 600 },
+  '& td.state.EDITED, & td.state.MANUAL': { color: 'info.main', fontWeight: 600 },
   '& .dot': {
     display: 'inline-block',
     width: 10,
@@ -84,11 +88,64 @@ const ROWS_SX: SxProps<Theme> = {
   },
 };
 
-const REPORT_MESSAGES: Record<ReportType, string> = {
-  truePositive: 'Reported True positive to the provider.',
-  falsePositive: 'Reported False Positive to the provider and deleted the detection.',
-  delete: 'Successfully deleted the detection',
+/** How the State column names a review state. */
+const STATE_LABELS: Record<string, [short: string, full: string]> = {
+  UNREVIEWED: ['New', 'Unreviewed'],
+  TRUE_POSITIVE: ['TP', 'True positive'],
+  EDITED: ['Edit', 'Edited'],
+  MANUAL: ['Hand', 'Drawn by hand'],
 };
+
+/**
+ * The State cell: a short word (the panel is 3/12 of the page and must keep its spec columns readable) with
+ * the full name as its title.
+ */
+export function stateLabel(review: string | undefined): [short: string, full: string] {
+  const r = review || 'UNREVIEWED';
+  return STATE_LABELS[r] ?? [r, r];
+}
+
+export function confidenceLabel(confidence: number | null | undefined): string {
+  return confidence == null ? '–' : `${Math.round(confidence * 100)}%`;
+}
+
+/**
+ * One row. Memoized: a verdict or a step moves the frame a little, and most of a busy frame's hundreds of
+ * rows show the same detection objects as before, so they are not rendered again (detections are replaced,
+ * never mutated, when they change).
+ */
+const DetectionRow = memo(function DetectionRow({
+  detection: d,
+  filtered,
+  selected,
+  brand,
+}: {
+  detection: Detection;
+  filtered: boolean;
+  selected: boolean;
+  brand: string;
+}) {
+  const [short, full] = stateLabel(d.review);
+  return (
+    <tr
+      data-id={d.id}
+      aria-selected={selected}
+      aria-disabled={filtered || undefined}
+      className={filtered ? 'filtered' : selected ? 'selected' : undefined}
+    >
+      <td>{d.id}</td>
+      <td>{brand}</td>
+      <td>
+        <span className="dot" style={{ background: d.placement.color }} />
+        {d.placement.localized_name}
+      </td>
+      <td className={`state ${d.review || 'UNREVIEWED'}`} title={full}>
+        {short}
+      </td>
+      <td>{confidenceLabel(d.confidence)}</td>
+    </tr>
+  );
+});
 
 interface DetectionsPanelProps {
   session: EditorSession;
@@ -113,10 +170,13 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
   const report = async (type: ReportType) => {
     const ids = model.activeSelectedIds();
     if (ids.length === 0) return;
+    const before = ids.map((id) => model.getDetection(id)).filter((d) => d !== undefined);
     setBusy(true);
     try {
       await editorApi.report(ids, type);
       if (type !== 'truePositive') model.removeDetections(ids);
+      else model.upsertDetections(before.map((d) => ({ ...d, review: confirmedState(d.review) })));
+      session.review.recordVerdict(before, type);
       notify.success(REPORT_MESSAGES[type]);
     } catch (error) {
       notify.error(formatError(error, 'Error reporting detection'));
@@ -129,10 +189,12 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
     setMenuAnchor(null);
     const ids = model.activeSelectedIds();
     if (ids.length === 0) return;
+    const before = ids.map((id) => model.getDetection(id)).filter((d) => d !== undefined);
     setBusy(true);
     try {
       const updated = await editorApi.setPlacement(placement.id, ids);
       model.upsertDetections(updated);
+      session.review.recordPlacement(before, placement.id);
       notify.success('Successfully updated selected detection');
     } catch (error) {
       notify.error(formatError(error, 'Error changing placement'));
@@ -179,7 +241,16 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
         >
           <PlacementIcon fontSize="small" />
         </ToolbarButton>
-        <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
+        {/*
+          No focus restore: the button is disabled while the change is saved, and a focused disabled button
+          swallows the next key (Ctrl+Z would be lost).
+        */}
+        <Menu
+          anchorEl={menuAnchor}
+          open={menuAnchor !== null}
+          onClose={() => setMenuAnchor(null)}
+          disableRestoreFocus
+        >
           {placements.map((p) => (
             <MenuItem key={p.id} onClick={() => void changePlacement(p)}>
               <PlacementLabel color={p.color} name={p.localized_name} />
@@ -191,9 +262,13 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
         <Table size="small" stickyHeader aria-label="Active detections" sx={ROWS_SX}>
           <TableHead>
             <TableRow>
-              <TableCell sx={{ width: 44 }}>Id</TableCell>
-              <TableCell sx={{ width: '42%' }}>Brand</TableCell>
+              <TableCell sx={{ width: 40 }}>Id</TableCell>
+              <TableCell>Brand</TableCell>
               <TableCell>Placement</TableCell>
+              <TableCell sx={{ width: 46 }}>State</TableCell>
+              <TableCell sx={{ width: 50 }} title="Confidence">
+                Conf
+              </TableCell>
             </TableRow>
           </TableHead>
           {/*
@@ -202,24 +277,17 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
           */}
           <tbody onClick={onRowClick}>
             {rows.map(({ detection: d, filtered, selected }) => (
-              <tr
+              <DetectionRow
                 key={d.id}
-                data-id={d.id}
-                aria-selected={selected}
-                aria-disabled={filtered || undefined}
-                className={filtered ? 'filtered' : selected ? 'selected' : undefined}
-              >
-                <td>{d.id}</td>
-                <td>{brandName(d.brand)}</td>
-                <td>
-                  <span className="dot" style={{ background: d.placement.color }} />
-                  {d.placement.localized_name}
-                </td>
-              </tr>
+                detection={d}
+                filtered={filtered}
+                selected={selected}
+                brand={brandName(d.brand)}
+              />
             ))}
             {rows.length === 0 && (
               <tr className="empty">
-                <td colSpan={3}>No detection at this frame</td>
+                <td colSpan={5}>No detection at this frame</td>
               </tr>
             )}
           </tbody>

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import VideoIcon from '@mui/icons-material/OndemandVideoOutlined';
 import { useQuery } from '@tanstack/react-query';
 import type { Brand, Placement, Project, Video } from '@logo-review/contract';
-import { detectionTableHeight, type FittedVideo } from '@logo-review/review-canvas';
+import { defaultLabelText, detectionTableHeight, type FittedVideo } from '@logo-review/review-canvas';
 import { useBrands, usePlacements, useProjects } from '../api/queries';
 import { QK } from '../api/query-keys';
 import { videosApi } from '../api/videos-api';
@@ -17,6 +17,9 @@ import { selectedVideoStore } from '../state/selected-video';
 import { ChangePlacementDialog } from './change-placement-dialog';
 import { DetectionsPanel } from './detections-panel';
 import { FiltersDialog } from './filters-dialog';
+import { HelpDialog } from './help-dialog';
+import { HistoryDialog } from './history-dialog';
+import { ReviewBar } from './review-bar';
 import { brandLabel } from './id-picker';
 import { NewDetectionsPanel } from './new-detections-panel';
 import { PlaybackControls } from './playback-controls';
@@ -102,10 +105,18 @@ function Workspace({ video, brands, placements, project }: WorkspaceProps) {
   const [videoSize, setVideoSize] = useState<FittedVideo>({ width: 0, height: 0, scale: 1 });
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [changeAllOpen, setChangeAllOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [historyOf, setHistoryOf] = useState<number | null>(null);
   const openFilters = useCallback(() => setFiltersOpen(true), []);
-  useEditorHotkeys(session, openFilters);
+  const openHelp = useCallback(() => setHelpOpen(true), []);
+  useEditorHotkeys(session, openFilters, openHelp, setHistoryOf);
   const brandNames = useMemo(() => new Map(brands.map((b) => [b.id, brandLabel(b)])), [brands]);
   const brandName = useCallback((id: number) => brandNames.get(id) ?? `#${id}`, [brandNames]);
+  useEffect(() => {
+    if (!session) return;
+    session.editor.setLabelText((d) => defaultLabelText(d, brandName));
+    session.scheduleRender();
+  }, [session, brandName]);
 
   if (!session) return null;
   const filter = session.editor.model.filter;
@@ -131,6 +142,7 @@ function Workspace({ video, brands, placements, project }: WorkspaceProps) {
                 onOpenChangeAll={() => setChangeAllOpen(true)}
               />
             </Stack>
+            <ReviewBar session={session} onHelp={openHelp} onHistory={setHistoryOf} />
             <VideoStage session={session} onResize={setVideoSize} />
             <ProgressBar session={session} />
           </Paper>
@@ -156,14 +168,15 @@ function Workspace({ video, brands, placements, project }: WorkspaceProps) {
         open={filtersOpen}
         brands={brands}
         placements={placements}
-        brandIds={filter.brandIds}
-        placementIds={filter.placementIds}
+        filter={filter}
         onClose={() => setFiltersOpen(false)}
-        onApply={(brandIds, placementIds) => {
-          session.editor.model.setFilter({ ...session.editor.model.filter, brandIds, placementIds });
+        onApply={(patch) => {
+          session.editor.model.setFilter({ ...session.editor.model.filter, ...patch });
           setFiltersOpen(false);
         }}
       />
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <HistoryDialog detectionId={historyOf} onClose={() => setHistoryOf(null)} />
       <ChangePlacementDialog
         open={changeAllOpen}
         videoId={video.id}

@@ -25,12 +25,14 @@ import {
   togglePlayMode,
   type PlayMode,
   type TimeWindow,
+  type ZoomView,
 } from '@logo-review/review-canvas';
 import { formatError } from '../api/api-error';
 import { createStore, type Store } from '../state/create-store';
 import { notify } from '../state/status-store';
 import { editorApi } from './editor-api';
 import { renderTimes } from './render-stats';
+import { ReviewController } from './review-controller';
 
 /** Playback state the controls show. The position lives in {@link EditorSession.time} (it changes per frame). */
 export interface PlaybackState {
@@ -78,9 +80,13 @@ export class EditorSession {
    * changes the active set. Per-frame time changes alone do not re-render the tables.
    */
   readonly version: Store<number>;
+  /** Zoom and pan of the video (the stage applies it to the `<video>` element as a CSS transform). */
+  readonly zoom: Store<ZoomView>;
   private lastActive: readonly Detection[] | null = null;
   readonly fps: number;
   readonly video: Video;
+  /** The review loop: verdicts, queue, undo/redo, tracks (issue 17). */
+  readonly review: ReviewController;
 
   private el: HTMLVideoElement | null = null;
   private canvas: Canvas | null = null;
@@ -103,8 +109,8 @@ export class EditorSession {
   private announcedLoad = false;
   private disposed = false;
   private readonly abort = new AbortController();
-  /** Coordinates before a drag, to restore them when the PATCH fails. */
-  private readonly beforeEdit = new Map<number, Segment[]>();
+  /** The detection before a drag, to restore it when the PATCH fails and to undo it. */
+  private readonly beforeEdit = new Map<number, Detection>();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly elementListeners: Array<[string, () => void, boolean]> = [];
 
@@ -124,9 +130,11 @@ export class EditorSession {
       loadingDetections: false,
     });
     this.version = createStore(0);
+    this.zoom = createStore(this.editor.view);
     const start = storedTime(durationMs);
     this.time = createStore(start);
     this.editor.model.setTime(start);
+    this.review = new ReviewController(this);
     this.wireCore();
     this.timers.push(setInterval(() => this.checkWindows(), WINDOW_CHECK_PERIOD_MS));
     this.timers.push(setInterval(() => this.saveTime(), TIME_SAVE_PERIOD_MS));
@@ -189,12 +197,38 @@ export class EditorSession {
       this.canvas.height = Math.round(height * this.dpr);
     }
     this.editor.setViewport(width, height, scale);
+    this.editor.renderer.pixelRatio = this.dpr;
+    this.zoom.set(this.editor.view);
+    this.scheduleRender();
+  }
+
+  /** Zooms by `factor` around a display point of the overlay (wheel, pinch). */
+  zoomAt(factor: number, x: number, y: number): void {
+    this.editor.zoomAt(factor, x, y);
+    this.viewChanged();
+  }
+
+  /** Pans a zoomed video by a display-pixel delta. */
+  panBy(dx: number, dy: number): void {
+    this.editor.panBy(dx, dy);
+    this.viewChanged();
+  }
+
+  /** Back to the fitted video (key 0). */
+  resetZoom(): void {
+    this.editor.resetZoom();
+    this.viewChanged();
+  }
+
+  private viewChanged(): void {
+    this.zoom.set(this.editor.view);
     this.scheduleRender();
   }
 
   /** Stops timers, requests and listeners. */
   dispose(): void {
     this.disposed = true;
+    this.review.dispose();
     this.saveTime();
     this.abort.abort();
     this.stopSecondsTicker();
@@ -438,6 +472,16 @@ export class EditorSession {
     return this.loadWindow(w);
   }
 
+  /** Loads a window outside the plan for the review queue; true when it loaded. */
+  loadRange(w: TimeWindow): Promise<boolean> {
+    return this.loadWindow(w);
+  }
+
+  /** The end of the loaded stretch that contains `t` (`t` itself when it is not loaded). */
+  loadedUntil(t: number): number {
+    return firstUncovered(this.tracker.loaded, t);
+  }
+
   private async loadWindow(w: TimeWindow): Promise<boolean> {
     this.pendingLoads += 1;
     if (this.pendingLoads === 1) {
@@ -515,7 +559,7 @@ export class EditorSession {
       if (this.wasPlaying) this.pause();
       if (e.target?.kind === 'detection') {
         const d = editor.model.getDetection(e.target.id);
-        if (d) this.beforeEdit.set(d.id, structuredClone(d.coordinates));
+        if (d) this.beforeEdit.set(d.id, { ...d, coordinates: structuredClone(d.coordinates) });
       }
     });
     on('interactionEnded', (e) => {
@@ -550,12 +594,15 @@ export class EditorSession {
     this.beforeEdit.delete(id);
     try {
       const saved = await editorApi.patch(id, { coordinates });
-      if (!this.disposed) this.editor.model.upsertDetections([saved]);
+      if (this.disposed) return;
+      this.editor.model.upsertDetections([saved]);
+      if (before) this.review.recordGeometry(before, saved);
+      this.review.refreshCounts();
     } catch (error) {
       notify.error(formatError(error, 'Error updating detection'));
       const current = this.editor.model.getDetection(id);
       if (current && before && !this.disposed)
-        this.editor.model.upsertDetections([{ ...current, coordinates: before }]);
+        this.editor.model.upsertDetections([{ ...current, coordinates: before.coordinates }]);
     }
   }
 }

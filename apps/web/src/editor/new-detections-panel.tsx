@@ -112,6 +112,7 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
       const created = await editorApi.create(list.map(draftToUpload));
       model.removeDrafts(list.map((d) => d.id));
       model.upsertDetections(created);
+      session.review.recordFinish(created);
       notify.success(`Uploaded ${created.length} new detection${created.length === 1 ? '' : 's'}.`);
     } catch (error) {
       notify.error(formatError(error, 'Error occurred while uploading new detections.'));

@@ -30,7 +30,11 @@ export function ToolsPanel({ session, onOpenFilters, onOpenChangeAll }: ToolsPan
   const { playMode } = useStore(session.playback);
   const model = session.editor.model;
   const filter = model.filter;
-  const active = filter.brandIds.length + filter.placementIds.length;
+  const active =
+    filter.brandIds.length +
+    filter.placementIds.length +
+    (filter.unreviewedOnly ? 1 : 0) +
+    ((filter.minConfidence ?? 0) > 0 ? 1 : 0);
   const [exporting, setExporting] = useState(false);
 
   const exportExcel = async () => {

@@ -2,13 +2,78 @@ import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as Reac
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
-import { fitVideo, videoMimeType, type FittedVideo, type PointerInput } from '@logo-review/review-canvas';
+import {
+  fitVideo,
+  videoMimeType,
+  wheelZoomFactor,
+  type FittedVideo,
+  type PointerInput,
+} from '@logo-review/review-canvas';
 import { useStore } from '../state/create-store';
 import type { EditorSession } from './editor-session';
 import { usePanelVersion } from './use-session';
 
 function pointer(e: ReactPointerEvent<HTMLCanvasElement>): PointerInput {
   return { x: e.nativeEvent.offsetX, y: e.nativeEvent.offsetY, button: e.button, shiftKey: e.shiftKey };
+}
+
+/**
+ * Zoom and pan gestures on the overlay: a two-finger pinch zooms around its centre; Alt+drag or a
+ * middle-button drag pans. Each handler returns true when it took the event (the tools do not see it).
+ */
+function useGesture(session: EditorSession) {
+  const ref = useRef<{
+    pointers: Map<number, { x: number; y: number }>;
+    pan: { x: number; y: number } | null;
+    pinch: number | null;
+  }>({ pointers: new Map(), pan: null, pinch: null });
+  const g = ref.current;
+  const spread = () => {
+    const [a, b] = [...g.pointers.values()];
+    return { d: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  };
+  return {
+    down(e: ReactPointerEvent<HTMLCanvasElement>): boolean {
+      const p = { x: e.nativeEvent.offsetX, y: e.nativeEvent.offsetY };
+      if (e.pointerType === 'touch') {
+        g.pointers.set(e.pointerId, p);
+        if (g.pointers.size === 2) {
+          // The first finger started a tool interaction: cancel it, this is a pinch.
+          session.editor.pointerCancel();
+          g.pinch = spread().d;
+          return true;
+        }
+      }
+      if (e.button === 1 || (e.button === 0 && e.altKey)) {
+        g.pan = p;
+        return true;
+      }
+      return g.pinch !== null;
+    },
+    move(e: ReactPointerEvent<HTMLCanvasElement>): boolean {
+      const p = { x: e.nativeEvent.offsetX, y: e.nativeEvent.offsetY };
+      if (g.pointers.has(e.pointerId)) g.pointers.set(e.pointerId, p);
+      if (g.pinch !== null && g.pointers.size === 2) {
+        const s = spread();
+        if (g.pinch > 0) session.zoomAt(s.d / g.pinch, s.x, s.y);
+        g.pinch = s.d;
+        return true;
+      }
+      if (g.pan !== null) {
+        session.panBy(p.x - g.pan.x, p.y - g.pan.y);
+        g.pan = p;
+        return true;
+      }
+      return false;
+    },
+    up(e: ReactPointerEvent<HTMLCanvasElement>): boolean {
+      g.pointers.delete(e.pointerId);
+      const took = g.pan !== null || g.pinch !== null;
+      if (g.pointers.size < 2) g.pinch = null;
+      g.pan = null;
+      return took;
+    },
+  };
 }
 
 interface VideoStageProps {
@@ -27,6 +92,8 @@ export function VideoStage({ session, onResize }: VideoStageProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState<FittedVideo>({ width: 0, height: 0, scale: 1 });
   const { videoReady, loadingDetections } = useStore(session.playback);
+  const view = useStore(session.zoom);
+  const gesture = useGesture(session);
   usePanelVersion(session);
   const drawing = session.editor.videoMode === 'NEW_DETECTION';
   const { video } = session;
@@ -63,6 +130,19 @@ export function VideoStage({ session, onResize }: VideoStageProps) {
     onResize(size);
   }, [session, size, onResize]);
 
+  // Wheel (and a trackpad pinch, which Chromium sends as Ctrl+wheel) zooms around the pointer. A
+  // non-passive listener: React's onWheel is passive, so it could not keep the page from scrolling.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      session.zoomAt(wheelZoomFactor(e.deltaY), e.offsetX, e.offsetY);
+    };
+    canvas.addEventListener('wheel', onWheel, { passive: false });
+    return () => canvas.removeEventListener('wheel', onWheel);
+  }, [session]);
+
   const canvas = canvasRef.current;
   const setCursor = (x: number, y: number) => {
     if (canvas) canvas.style.cursor = session.editor.cursorAt(x, y);
@@ -87,7 +167,16 @@ export function VideoStage({ session, onResize }: VideoStageProps) {
           playsInline
           muted
           aria-label={`Video ${video.name}`}
-          style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', display: 'block' }}
+          style={{
+            position: 'absolute',
+            inset: 0,
+            width: '100%',
+            height: '100%',
+            display: 'block',
+            transformOrigin: '0 0',
+            transform:
+              view.zoom === 1 ? undefined : `translate(${view.panX}px, ${view.panY}px) scale(${view.zoom})`,
+          }}
         >
           <source src={source.src} type={source.type} />
         </video>
@@ -96,21 +185,28 @@ export function VideoStage({ session, onResize }: VideoStageProps) {
           role="img"
           aria-label={drawing ? 'Drawing a new detection' : 'Detection overlay'}
           style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', touchAction: 'none' }}
+          data-zoom={view.zoom}
+          data-pan-x={view.panX}
+          data-pan-y={view.panY}
           onPointerDown={(e) => {
             e.currentTarget.setPointerCapture(e.pointerId);
+            if (gesture.down(e)) return;
             session.editor.pointerDown(pointer(e));
             session.scheduleRender();
           }}
           onPointerMove={(e) => {
+            if (gesture.move(e)) return;
             session.editor.pointerMove(pointer(e));
             setCursor(e.nativeEvent.offsetX, e.nativeEvent.offsetY);
             if (drawing || session.editor.toolState !== 'idle') session.scheduleRender();
           }}
           onPointerUp={(e) => {
+            if (gesture.up(e)) return;
             session.editor.pointerUp(pointer(e));
             session.scheduleRender();
           }}
-          onPointerCancel={() => {
+          onPointerCancel={(e) => {
+            gesture.up(e);
             session.editor.pointerCancel();
             session.scheduleRender();
           }}

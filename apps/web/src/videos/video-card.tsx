@@ -85,6 +85,7 @@ export const VideoCard = memo(function VideoCard({
           />
         </Box>
       </Stack>
+      {ok && <ReviewedShare video={video} />}
       {state === 'processing' && (
         <LinearProgress
           variant="determinate"
@@ -150,3 +151,24 @@ export const VideoCard = memo(function VideoCard({
     </Card>
   );
 });
+
+/** The share of a video's detections already reviewed (issue 17). */
+function ReviewedShare({ video }: { video: Video }) {
+  const total = video.detections_total;
+  const reviewed = video.detections_reviewed;
+  const percent = total > 0 ? Math.round((100 * reviewed) / total) : 100;
+  return (
+    <Box sx={{ mt: 1.5 }}>
+      <Typography variant="caption" color="text.secondary" data-testid="reviewed-share">
+        {percent}% reviewed ({reviewed} of {total})
+      </Typography>
+      <LinearProgress
+        variant="determinate"
+        value={percent}
+        color="success"
+        sx={{ height: 4, borderRadius: 2 }}
+        aria-label={`Reviewed share of ${video.name}`}
+      />
+    </Box>
+  );
+}

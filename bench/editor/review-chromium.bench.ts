@@ -1,0 +1,148 @@
+/**
+ * The review loop by keyboard (issue 17, item 9): the editor page in headless Chromium on the real server
+ * and a fresh PostgreSQL database, a 10 min video with 50,000 unreviewed engine detections (the shared
+ * generator's data, ~500 active at a time). The page is driven by keys only: `u` shows the first
+ * unreviewed detection, then 100 verdicts (t, with every tenth an r and every tenth a d). Each is timed in
+ * the page from the key until the Detections table lists the next detection as the only selected row (the
+ * editor sought to its best frame and selected it). Prints the p95 of that (target < 150 ms) and the total.
+ *
+ * Run: npm run build -w @logo-review/web; node --import tsx bench/editor/review-chromium.bench.ts [verdicts]
+ * Needs a local PostgreSQL at 127.0.0.1:5432 (user postgres), as `page-chromium.bench.ts --postgres`.
+ */
+import { execFileSync } from 'node:child_process';
+import { API, type NewDetection } from '@logo-review/contract';
+import { ApiClient } from '../../e2e/support/api-client.ts';
+import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
+import { startServer } from '../../e2e/support/server-process.ts';
+import {
+  editorTestVideo,
+  seedBrands,
+  seedDetections,
+  seedPlacements,
+  uploadVideo,
+} from '../../e2e/editor-seed.ts';
+import { generateDetections, percentile } from './generate-detections.ts';
+
+const VERDICTS = Number(process.argv[2] ?? 100);
+const DURATION_MS = 600_000;
+const COUNT = 50_000;
+const PG = { host: '127.0.0.1', user: 'postgres' };
+const f = (x: number, d = 1) => x.toFixed(d);
+
+const dbName = `review_bench_${Date.now()}`;
+execFileSync('createdb', ['-h', PG.host, '-U', PG.user, dbName]);
+const server = await startServer({ env: { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}` } });
+const browser = await launchBrowser();
+try {
+  const api = await ApiClient.login(server.baseURL, server.username, server.password);
+  const brands = await seedBrands(
+    api,
+    Array.from({ length: 8 }, (_, i) => `Brand ${i + 1}`),
+  );
+  const colors = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1', '#000000', '#ff7043'];
+  const placements = await seedPlacements(
+    api,
+    colors.map((c, i) => [`Placement ${i + 1}`, c] as [string, string]),
+  );
+  let t = Date.now();
+  const video = await uploadVideo(api, editorTestVideo(600), 'Review bench match', 600_000);
+  console.log(`video: 600 s 640x360 25 fps processed in ${f((Date.now() - t) / 1000)} s`);
+  const upload: NewDetection[] = generateDetections(COUNT, DURATION_MS).map((d) => ({
+    video: video.id,
+    brand: brands[d.brand % brands.length].id,
+    placement: placements[(d.placement.id - 1) % placements.length].id,
+    time_begin: d.time_begin,
+    time_end: d.time_end,
+    coordinates: d.coordinates.map((s) => ({
+      ...s,
+      points: s.points.map((v) => Math.round((v / 3) * 100) / 100),
+    })),
+  }));
+  t = Date.now();
+  const created = await seedDetections(api, upload);
+  // The API creates hand-drawn (MANUAL) detections only; the analysis makes engine ones from real logos.
+  // Turn these into what a 50,000-detection analysis leaves: unreviewed engine detections with a confidence.
+  execFileSync('psql', [
+    '-h',
+    PG.host,
+    '-U',
+    PG.user,
+    '-d',
+    dbName,
+    '-q',
+    '-c',
+    `UPDATE detections SET source = 'engine', review = 'UNREVIEWED', confidence = 0.3 + (id % 70) / 100.0 WHERE video_id = ${video.id}`,
+  ]);
+  const counts = await api.call<{ detections_total: number; detections_reviewed: number }>(
+    'GET',
+    API.video(video.id),
+  );
+  console.log(
+    `seeded ${created.length} detections in ${f((Date.now() - t) / 1000)} s; ${counts.detections_reviewed} of ${counts.detections_total} reviewed`,
+  );
+
+  const { page } = await newPage(browser, server.baseURL);
+  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  page.on('pageerror', (e) => console.log('page error:', e.message));
+  await loginThroughUi(page, server.username, server.password);
+  await page.evaluate((id) => {
+    localStorage.setItem('VIDEO', String(id));
+    localStorage.setItem('TIME', '60000');
+  }, video.id);
+  await page.goto('/editor');
+  await page.getByRole('img', { name: 'Detection overlay' }).waitFor();
+  await page.getByText('Loading video..').waitFor({ state: 'detached' });
+  await page.getByRole('progressbar', { name: 'Loading detections' }).waitFor({ state: 'detached' });
+
+  const result = await page.evaluate(async (verdicts) => {
+    const selected = () =>
+      Array.from(
+        document.querySelectorAll(
+          'table[aria-label="Active detections"] tbody tr[aria-selected="true"] td:first-child',
+        ),
+      ).map((td) => Number(td.textContent));
+    const press = (key: string) => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    /** Waits until exactly one row, not `prev`, is selected; returns the ms since t0, or -1. */
+    const next = async (prev: number, t0: number) => {
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const s = selected();
+        if (s.length === 1 && s[0] !== prev) return { ms: performance.now() - t0, id: s[0] };
+        if (performance.now() - t0 > 10_000) return { ms: -1, id: prev };
+      }
+    };
+    const u0 = performance.now();
+    press('u');
+    const first = await next(-1, u0);
+    const times: number[] = [];
+    let id = first.id;
+    const start = performance.now();
+    for (let i = 0; i < verdicts; i++) {
+      const key = i % 10 === 3 ? 'r' : i % 10 === 7 ? 'd' : 't';
+      const t0 = performance.now();
+      press(key);
+      const r = await next(id, t0);
+      if (r.ms < 0)
+        return { error: `no next detection after verdict ${i} on ${id}`, times, total: 0, first: first.ms };
+      times.push(r.ms);
+      id = r.id;
+    }
+    return { error: null, times, total: performance.now() - start, first: first.ms };
+  }, VERDICTS);
+  if (result.error) console.log(`error: ${result.error}`);
+  const xs = result.times;
+  console.log(`first unreviewed (u): ${f(result.first)} ms`);
+  console.log(
+    `verdict key -> next detection shown and selected, n=${xs.length}: p50 ${f(percentile(xs, 50))} ms, p95 ${f(percentile(xs, 95))} ms, max ${f(Math.max(...xs))} ms (target p95 < 150 ms)`,
+  );
+  console.log(`total for ${xs.length} verdicts: ${f(result.total / 1000, 2)} s`);
+  const after = await api.call<{ detections_total: number; detections_reviewed: number }>(
+    'GET',
+    API.video(video.id),
+  );
+  console.log(`server counts after: ${after.detections_reviewed} of ${after.detections_total} reviewed`);
+} finally {
+  await browser.close();
+  await server.stop();
+  execFileSync('dropdb', ['-h', PG.host, '-U', PG.user, '--if-exists', dbName]);
+}
