@@ -109,6 +109,22 @@ export async function seedEditorSetup(
 }
 
 /** An axis-aligned box as the 8 corner numbers (clockwise from top-left). */
+/** The editor benchmarks' catalogue: 8 brands and 8 placements of distinct colours. */
+export async function seedBenchCatalog(
+  api: ApiClient,
+): Promise<{ brands: Brand[]; placements: Placement[] }> {
+  const brands = await seedBrands(
+    api,
+    Array.from({ length: 8 }, (_, i) => `Brand ${i + 1}`),
+  );
+  const colors = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1', '#000000', '#ff7043'];
+  const placements = await seedPlacements(
+    api,
+    colors.map((c, i) => [`Placement ${i + 1}`, c] as [string, string]),
+  );
+  return { brands, placements };
+}
+
 export function box(x: number, y: number, w: number, h: number): number[] {
   return [x, y, x + w, y, x + w, y + h, x, y + h];
 }

@@ -22,13 +22,7 @@ import type { NewDetection } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
 import { startServer } from '../../e2e/support/server-process.ts';
-import {
-  editorTestVideo,
-  seedBrands,
-  seedDetections,
-  seedPlacements,
-  uploadVideo,
-} from '../../e2e/editor-seed.ts';
+import { editorTestVideo, seedDetections, seedBenchCatalog, uploadVideo } from '../../e2e/editor-seed.ts';
 import { generateDetections, lcg, percentile } from './generate-detections.ts';
 
 declare global {
@@ -98,15 +92,7 @@ console.log(`database: ${POSTGRES ? 'PostgreSQL (local)' : 'embedded (PGlite)'}`
 const browser = await launchBrowser();
 try {
   const api = await ApiClient.login(server.baseURL, server.username, server.password);
-  const brands = await seedBrands(
-    api,
-    Array.from({ length: 8 }, (_, i) => `Brand ${i + 1}`),
-  );
-  const colors = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1', '#000000', '#ff7043'];
-  const placements = await seedPlacements(
-    api,
-    colors.map((c, i) => [`Placement ${i + 1}`, c] as [string, string]),
-  );
+  const { brands, placements } = await seedBenchCatalog(api);
   let t = Date.now();
   const video = await uploadVideo(api, editorTestVideo(600), 'Bench match', 600_000);
   console.log(`video: 600 s 640x360 ${FPS} fps uploaded and processed in ${f((Date.now() - t) / 1000, 1)} s`);

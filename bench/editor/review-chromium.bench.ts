@@ -14,13 +14,7 @@ import { API, type NewDetection } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
 import { startServer } from '../../e2e/support/server-process.ts';
-import {
-  editorTestVideo,
-  seedBrands,
-  seedDetections,
-  seedPlacements,
-  uploadVideo,
-} from '../../e2e/editor-seed.ts';
+import { editorTestVideo, seedDetections, seedBenchCatalog, uploadVideo } from '../../e2e/editor-seed.ts';
 import { generateDetections, percentile } from './generate-detections.ts';
 
 const VERDICTS = Number(process.argv[2] ?? 100);
@@ -35,15 +29,7 @@ const server = await startServer({ env: { DATABASE_URL: `postgres://postgres@127
 const browser = await launchBrowser();
 try {
   const api = await ApiClient.login(server.baseURL, server.username, server.password);
-  const brands = await seedBrands(
-    api,
-    Array.from({ length: 8 }, (_, i) => `Brand ${i + 1}`),
-  );
-  const colors = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#00acc1', '#000000', '#ff7043'];
-  const placements = await seedPlacements(
-    api,
-    colors.map((c, i) => [`Placement ${i + 1}`, c] as [string, string]),
-  );
+  const { brands, placements } = await seedBenchCatalog(api);
   let t = Date.now();
   const video = await uploadVideo(api, editorTestVideo(600), 'Review bench match', 600_000);
   console.log(`video: 600 s 640x360 25 fps processed in ${f((Date.now() - t) / 1000)} s`);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { halve, type GrayImage } from './features.ts';
+import { ONE_THREAD } from './ocr.ts';
 
 /**
  * The learned appearance model (tools/learned-route: recipe, data list and training script): a
@@ -28,15 +29,9 @@ let loaded: Promise<{
 
 function sessions() {
   loaded ??= (async () => {
-    const opts: ort.InferenceSession.SessionOptions = {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    };
     const [embed, correlate] = await Promise.all([
-      ort.InferenceSession.create(join(MODELS, 'logo-embed.onnx'), opts),
-      ort.InferenceSession.create(join(MODELS, 'logo-correlate.onnx'), opts),
+      ort.InferenceSession.create(join(MODELS, 'logo-embed.onnx'), ONE_THREAD),
+      ort.InferenceSession.create(join(MODELS, 'logo-correlate.onnx'), ONE_THREAD),
     ]);
     const meta = JSON.parse(readFileSync(join(MODELS, 'logo-embed.json'), 'utf8')) as ModelMeta;
     return { embed, correlate, meta };

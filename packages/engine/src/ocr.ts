@@ -38,20 +38,25 @@ const UNCLIP_RATIO = 1.6;
 const REC_HEIGHT = 48;
 const REC_MAX_WIDTH = 640;
 
+/**
+ * Options of every ONNX session of the engine: one thread per caller, since the engine already
+ * runs one detector per core.
+ */
+export const ONE_THREAD: ort.InferenceSession.SessionOptions = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+};
+
 let loaded: Promise<{ det: ort.InferenceSession; rec: ort.InferenceSession; keys: string[] }> | null = null;
 
 /** Loads both models once per thread. */
 function sessions() {
   loaded ??= (async () => {
-    const opts: ort.InferenceSession.SessionOptions = {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    };
     const [det, rec] = await Promise.all([
-      ort.InferenceSession.create(models.detectionPath, opts),
-      ort.InferenceSession.create(models.recognitionPath, opts),
+      ort.InferenceSession.create(models.detectionPath, ONE_THREAD),
+      ort.InferenceSession.create(models.recognitionPath, ONE_THREAD),
     ]);
     const keys = readFileSync(models.dictionaryPath, 'utf8').split(/\r?\n/);
     if (keys[keys.length - 1] === '') keys.pop();

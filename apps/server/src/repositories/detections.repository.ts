@@ -49,20 +49,7 @@ const SELECT = `SELECT d.id, d.brand_id, d.placement_id, pl.localized_name AS pl
   FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
 
 /** A detection's stored row, for edits that rebuild it (split, merge). */
-export interface StoredDetection {
-  id: number;
-  video_id: number;
-  brand_id: number;
-  placement_id: number;
-  auto_placement_id: number;
-  logo_id: number | null;
-  time_begin: number;
-  time_end: number;
-  coordinates: CoordinateSegment[];
-  confidence: number | null;
-  review: string;
-  source: string;
-}
+export type StoredDetection = NewDetectionRow & { id: number };
 
 /** The indexed span expression (must match detections_window_idx). */
 const SPAN = `int8range(floor(d.time_begin)::bigint, ceil(d.time_end)::bigint, '[]')`;
