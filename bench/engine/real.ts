@@ -66,8 +66,12 @@ for (const b of truth.brands) {
   for (const [k, e] of b.examples.entries()) {
     let file: string;
     if (e.source && e.quad) {
-      // scored frames are whole seconds; an example must come from another moment
-      if (e.time_ms! % 1000 === 0) throw new Error(`${b.name}: example at a scored frame (${e.time_ms} ms)`);
+      // scored frames are whole seconds and a few half seconds; an example must come from another moment
+      if (
+        e.time_ms! % 1000 === 0 ||
+        truth.frames.some((f) => f.source === e.source && f.time_ms === e.time_ms)
+      )
+        throw new Error(`${b.name}: example at a scored frame (${e.time_ms} ms)`);
       file = join(OUT, 'examples', `${b.name.replace(/\W+/g, '-')}-${k}.png`);
       const png = await frameAt(sourcePath.get(e.source)!, e.time_ms!);
       const meta = await sharp(png).metadata();

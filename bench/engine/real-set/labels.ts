@@ -91,6 +91,10 @@ async function push(truth: Truth, token: string): Promise<void> {
       if (v.status === 'ERROR PROCESSING' || i > 600) throw new Error(`${source}: video ${v.status}`);
       await new Promise((r) => setTimeout(r, 1000));
     }
+    // a label lasts until the next scored frame of its source (at most 1 s), so that a pull gives
+    // each frame back only its own labels (frames are 1 s apart, some 0.5 s)
+    const times = truth.frames.filter((f) => f.source === source).map((f) => f.time_ms!);
+    const span = (t: number) => Math.min(1000, ...times.filter((u) => u > t).map((u) => u - t));
     const detections = truth.frames
       .filter((f) => f.source === source)
       .flatMap((f) =>
@@ -99,8 +103,10 @@ async function push(truth: Truth, token: string): Promise<void> {
           brand: brandIds.get(inst.brand)!,
           placement: placementId.get(inst.placement)!,
           time_begin: f.time_ms!,
-          time_end: f.time_ms! + 1000,
-          coordinates: [{ start_time: f.time_ms!, end_time: f.time_ms! + 1000, points: inst.quad }],
+          time_end: f.time_ms! + span(f.time_ms!),
+          coordinates: [
+            { start_time: f.time_ms!, end_time: f.time_ms! + span(f.time_ms!), points: inst.quad },
+          ],
         })),
       );
     await api('POST', '/api/videos/detections/', token, { detections });
