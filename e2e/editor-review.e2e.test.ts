@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Brand, Detection, Placement, Video } from '@logo-review/contract';
 import type { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
@@ -211,7 +211,9 @@ describe('editor: review detections', () => {
     expect(listed).not.toContain(C.id); // false positives are no longer listed
     expect(listed).not.toContain(E.id);
     const a = (await detectionsInWindow(api, videoId)).find((d) => d.id === A.id)!;
-    expect(a.review).toBe('TRUE_POSITIVE');
+    // A is hand-drawn (the API creates those only): a true positive keeps it MANUAL, and records who said so.
+    expect(a.review).toBe('MANUAL');
+    expect(a.reviewed_by).toBe(inject('username'));
   });
 
   it('changes the placement of the selected detection through the toolbar menu', async () => {
