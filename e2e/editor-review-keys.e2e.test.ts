@@ -3,7 +3,7 @@ import { API, type Brand, type Detection, type Placement } from '@logo-review/co
 import type { Page } from 'playwright-core';
 import type { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
+import { expectStatus, loginApi, useSignedInPage, waitFor } from './support/session.ts';
 import { box, seedEditorSetup, seedUnreviewed, still } from './editor-seed.ts';
 import {
   detectionsInWindow,
@@ -27,15 +27,6 @@ async function selectedIds(page: Page): Promise<number[]> {
     .locator('tbody tr[aria-selected="true"] td:first-child')
     .allTextContents();
   return texts.map(Number);
-}
-
-async function waitFor(fn: () => Promise<boolean>, what: string, timeout = 8000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function reviewOf(api: ApiClient, videoId: number, id: number): Promise<string | undefined> {

@@ -3,20 +3,11 @@ import type { Brand, Detection, Placement } from '@logo-review/contract';
 import type { Page } from 'playwright-core';
 import type { ApiClient } from './support/api-client.ts';
 import { uniqueName } from './support/browser.ts';
-import { expectStatus, loginApi, useSignedInPage } from './support/session.ts';
+import { expectStatus, loginApi, useSignedInPage, waitFor } from './support/session.ts';
 import { box, seedEditorSetup, seedUnreviewed, still } from './editor-seed.ts';
 import { detectionsInWindow, EditorPageObject } from './editor-page-objects.ts';
 
 const session = useSignedInPage();
-
-async function waitFor(fn: () => Promise<boolean>, what: string, timeout = 8000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function zoomOf(editor: EditorPageObject): Promise<number> {
   return Number(await editor.overlay.getAttribute('data-zoom'));

@@ -1,3 +1,4 @@
+import type { NewDetection } from '@logo-review/contract';
 import type { Detection } from '@logo-review/review-canvas';
 
 /** Deterministic pseudo-random numbers (the same data every run). */
@@ -58,4 +59,27 @@ export function generateDetections(count: number, durationMs: number, seed = 7):
 export function percentile(xs: number[], p: number): number {
   const s = xs.slice().sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/**
+ * The generator's 1920x1080 detections as the API's upload form for a 640x360 benchmark video,
+ * spread over the seeded brands and placements.
+ */
+export function toUpload(
+  generated: Detection[],
+  video: number,
+  brands: { id: number }[],
+  placements: { id: number }[],
+): NewDetection[] {
+  return generated.map((d) => ({
+    video,
+    brand: brands[d.brand % brands.length].id,
+    placement: placements[(d.placement.id - 1) % placements.length].id,
+    time_begin: d.time_begin,
+    time_end: d.time_end,
+    coordinates: d.coordinates.map((s) => ({
+      ...s,
+      points: s.points.map((v) => Math.round((v / 3) * 100) / 100),
+    })),
+  }));
 }

@@ -18,12 +18,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { CDPSession, Page } from 'playwright-core';
-import type { NewDetection } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
 import { startServer } from '../../e2e/support/server-process.ts';
 import { editorTestVideo, seedDetections, seedBenchCatalog, uploadVideo } from '../../e2e/editor-seed.ts';
-import { generateDetections, lcg, percentile } from './generate-detections.ts';
+import { generateDetections, lcg, percentile, toUpload } from './generate-detections.ts';
 
 declare global {
   interface Window {
@@ -99,17 +98,7 @@ try {
 
   // The shared generator's 1920x1080 data, scaled to 640x360.
   const generated = generateDetections(COUNT, DURATION_MS);
-  const upload: NewDetection[] = generated.map((d) => ({
-    video: video.id,
-    brand: brands[d.brand % brands.length].id,
-    placement: placements[(d.placement.id - 1) % placements.length].id,
-    time_begin: d.time_begin,
-    time_end: d.time_end,
-    coordinates: d.coordinates.map((s) => ({
-      ...s,
-      points: s.points.map((v) => Math.round((v / 3) * 100) / 100),
-    })),
-  }));
+  const upload = toUpload(generated, video.id, brands, placements);
   t = Date.now();
   const created = await seedDetections(api, upload);
   console.log(`seeded ${created.length} detections in ${f((Date.now() - t) / 1000, 1)} s`);

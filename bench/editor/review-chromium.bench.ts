@@ -10,12 +10,12 @@
  * Needs a local PostgreSQL at 127.0.0.1:5432 (user postgres), as `page-chromium.bench.ts --postgres`.
  */
 import { execFileSync } from 'node:child_process';
-import { API, type NewDetection } from '@logo-review/contract';
+import { API } from '@logo-review/contract';
 import { ApiClient } from '../../e2e/support/api-client.ts';
 import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browser.ts';
 import { startServer } from '../../e2e/support/server-process.ts';
 import { editorTestVideo, seedDetections, seedBenchCatalog, uploadVideo } from '../../e2e/editor-seed.ts';
-import { generateDetections, percentile } from './generate-detections.ts';
+import { generateDetections, percentile, toUpload } from './generate-detections.ts';
 
 const VERDICTS = Number(process.argv[2] ?? 100);
 const DURATION_MS = 600_000;
@@ -33,17 +33,7 @@ try {
   let t = Date.now();
   const video = await uploadVideo(api, editorTestVideo(600), 'Review bench match', 600_000);
   console.log(`video: 600 s 640x360 25 fps processed in ${f((Date.now() - t) / 1000)} s`);
-  const upload: NewDetection[] = generateDetections(COUNT, DURATION_MS).map((d) => ({
-    video: video.id,
-    brand: brands[d.brand % brands.length].id,
-    placement: placements[(d.placement.id - 1) % placements.length].id,
-    time_begin: d.time_begin,
-    time_end: d.time_end,
-    coordinates: d.coordinates.map((s) => ({
-      ...s,
-      points: s.points.map((v) => Math.round((v / 3) * 100) / 100),
-    })),
-  }));
+  const upload = toUpload(generateDetections(COUNT, DURATION_MS), video.id, brands, placements);
   t = Date.now();
   const created = await seedDetections(api, upload);
   // The API creates hand-drawn (MANUAL) detections only; the analysis makes engine ones from real logos.

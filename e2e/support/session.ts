@@ -57,3 +57,13 @@ export async function openSection(page: Page, label: string): Promise<void> {
 export function loginApi(): Promise<ApiClient> {
   return ApiClient.login(inject('baseURL'), inject('username'), inject('password'));
 }
+
+/** Polls `fn` every 50 ms until it holds; throws naming `what` after `timeout` ms. */
+export async function waitFor(fn: () => Promise<boolean>, what: string, timeout = 8000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if (await fn()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
