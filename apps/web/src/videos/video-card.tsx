@@ -13,10 +13,11 @@ import Typography from '@mui/material/Typography';
 import VerifiedIcon from '@mui/icons-material/VerifiedOutlined';
 import ExportIcon from '@mui/icons-material/FileDownloadOutlined';
 import MovieIcon from '@mui/icons-material/MovieOutlined';
+import FolderIcon from '@mui/icons-material/FolderOutlined';
 import type { Video } from '@logo-review/contract';
 import { DeleteButton, EditButton, ExpandButton } from '../components/card-buttons';
-import { formatDuration } from './video-tree';
-import { videoState } from './video-status';
+import { detectionCount, formatDuration, posterStyle } from './video-tree';
+import { videoState, type VideoState } from './video-status';
 
 export interface VideoCardActions {
   onOpen(video: Video): void;
@@ -49,9 +50,12 @@ function Detail({ label, value, mono }: { label: string; value: string; mono?: b
 export const VideoCard = memo(function VideoCard({
   video,
   actions,
+  path,
 }: {
   video: Video;
   actions: VideoCardActions;
+  /** The folder path, shown by search results across folders. */
+  path?: string;
 }) {
   const [expanded, setExpanded] = useState(false);
   const state = videoState(video.status);
@@ -59,24 +63,29 @@ export const VideoCard = memo(function VideoCard({
   const header = (
     <CardContent sx={{ pb: 1 }}>
       <Stack direction="row" spacing={1.5} alignItems="center" sx={{ minWidth: 0 }}>
-        <Box
-          sx={{
-            width: 40,
-            height: 40,
-            borderRadius: 1.5,
-            flexShrink: 0,
-            display: 'grid',
-            placeItems: 'center',
-            bgcolor: state === 'error' ? '#fdecea' : 'grey.100',
-            color: state === 'error' ? 'error.main' : ok ? 'primary.main' : 'text.secondary',
-          }}
-        >
-          <MovieIcon />
-        </Box>
+        <Poster video={video} state={state} />
         <Box sx={{ minWidth: 0 }}>
           <Typography variant="subtitle1" component="h3" noWrap title={video.name}>
             {video.name}
           </Typography>
+          {path !== undefined && (
+            <Stack
+              direction="row"
+              spacing={0.5}
+              alignItems="center"
+              sx={{ minWidth: 0, color: 'text.secondary' }}
+            >
+              <FolderIcon sx={{ fontSize: 16 }} />
+              <Typography variant="caption" noWrap title={path} data-testid="video-path">
+                {path}
+              </Typography>
+            </Stack>
+          )}
+          {ok && (
+            <Typography variant="caption" component="p" color="text.secondary" data-testid="detection-count">
+              {detectionCount(video.detections_total)}
+            </Typography>
+          )}
           <Chip
             size="small"
             variant="outlined"
@@ -169,6 +178,59 @@ function ReviewedShare({ video }: { video: Video }) {
         sx={{ height: 4, borderRadius: 2 }}
         aria-label={`Reviewed share of ${video.name}`}
       />
+    </Box>
+  );
+}
+
+/** Width of a card's poster frame (the sprite's tiles are 160 px wide, so it stays sharp). */
+export const POSTER_WIDTH = 112;
+const POSTER_HEIGHT = 63;
+
+/** The poster frame from the video's thumbnail sprite (a movie icon until there is one), with the duration. */
+function Poster({ video, state }: { video: Video; state: VideoState }) {
+  const frame = posterStyle(video.thumbnails, POSTER_WIDTH);
+  const duration = formatDuration(video.frames, video.fps);
+  return (
+    <Box
+      sx={{
+        position: 'relative',
+        width: POSTER_WIDTH,
+        height: frame?.height ?? POSTER_HEIGHT,
+        maxHeight: 84,
+        borderRadius: 1.5,
+        overflow: 'hidden',
+        flexShrink: 0,
+        display: 'grid',
+        placeItems: 'center',
+        bgcolor: state === 'error' ? '#fdecea' : 'grey.100',
+        color: state === 'error' ? 'error.main' : state === 'ok' ? 'primary.main' : 'text.secondary',
+      }}
+    >
+      {frame ? (
+        <Box role="img" aria-label={`Frame of ${video.name}`} data-testid="video-poster" sx={frame} />
+      ) : (
+        <MovieIcon />
+      )}
+      {duration !== '-' && (
+        <Typography
+          variant="caption"
+          data-testid="video-duration"
+          aria-label={`Duration ${duration}`}
+          sx={{
+            position: 'absolute',
+            right: 4,
+            bottom: 4,
+            px: 0.5,
+            lineHeight: 1.4,
+            borderRadius: 0.5,
+            color: '#fff',
+            bgcolor: 'rgba(0, 0, 0, 0.72)',
+            fontVariantNumeric: 'tabular-nums',
+          }}
+        >
+          {duration}
+        </Typography>
+      )}
     </Box>
   );
 }
