@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialog } from 'playwright-core';
 import { API, type VideoTree } from '@logo-review/contract';
+import { box, seedBrands, seedDetections, seedPlacements, still } from './editor-seed.ts';
 import { uniqueName } from './support/browser.ts';
 import { testVideo } from './support/fixtures.ts';
 import { expectStatus, loginApi, openSection, useSignedInPage } from './support/session.ts';
@@ -170,9 +171,20 @@ describe('videos', () => {
     }, url);
     expect(loaded).toEqual({ status: 200, type: 'image/jpeg' });
 
-    // testsrc is 2 s long; the count is the API's.
+    // testsrc is 2 s long. Three hand-drawn detections later, the count is the API's.
     expect(await card.getByTestId('video-duration').textContent()).toBe('0:02');
-    const total = video.detections_total;
+    const [brand] = await seedBrands(api, [uniqueName('Card brand')]);
+    const [placement] = await seedPlacements(api, [[uniqueName('Card placement'), '#ff0000']]);
+    await seedDetections(
+      api,
+      [0, 500, 1000].map((t) => still(video.id, brand.id, placement.id, t, t + 400, box(10, 10, 50, 30))),
+    );
+    await page.reload();
+    const after = await api.call<VideoTree>('GET', API.videos);
+    const total = after.folders
+      .find((f) => f.name === folder)!
+      .videos.find((v) => v.id === video.id)!.detections_total;
+    expect(total).toBe(video.detections_total + 3);
     expect(await card.getByTestId('detection-count').textContent()).toBe(
       `${total} ${total === 1 ? 'detection' : 'detections'}`,
     );
