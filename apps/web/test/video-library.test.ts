@@ -79,27 +79,26 @@ describe('posterStyle', () => {
     tile_height: 90,
   };
 
-  it('shows the middle tile of the sprite, scaled to the box', () => {
-    // Tiles 0..24: the middle one is 12, column 2 of row 1; at 80 px wide the scale is 1/2.
-    expect(posterStyle(thumbnails, 80)).toEqual({
-      width: 80,
-      height: 45,
+  it("shows the middle tile of the sprite, in a box of the tile's shape", () => {
+    // Tiles 0..24 on a 10 x 3 sheet: the middle one is 12, column 2 of row 1.
+    expect(posterStyle(thumbnails)).toEqual({
+      aspectRatio: '160 / 90',
       backgroundImage: 'url("/media/thumbnails/7/sprite.jpg?exp=1&sig=abc")',
       backgroundRepeat: 'no-repeat',
-      backgroundSize: '800px 135px',
-      backgroundPosition: '-160px -45px',
+      backgroundSize: '1000% 300%',
+      backgroundPosition: `${200 / 9}% 50%`,
     });
   });
 
   it('uses the only tile of a short video', () => {
-    const style = posterStyle({ ...thumbnails, count: 1 }, 160);
-    expect(style?.backgroundPosition).toBe('0px 0px');
-    expect(style?.backgroundSize).toBe('1600px 90px');
+    const style = posterStyle({ ...thumbnails, count: 1 });
+    expect(style?.backgroundPosition).toBe('0% 0%');
+    expect(style?.backgroundSize).toBe('1000% 100%');
   });
 
   it('is null without a sprite', () => {
-    expect(posterStyle(null, 112)).toBeNull();
-    expect(posterStyle({ ...thumbnails, count: 0 }, 112)).toBeNull();
+    expect(posterStyle(null)).toBeNull();
+    expect(posterStyle({ ...thumbnails, count: 0 })).toBeNull();
   });
 });
 

@@ -62,37 +62,35 @@ export const VideoCard = memo(function VideoCard({
   const ok = state === 'ok';
   const header = (
     <CardContent sx={{ pb: 1 }}>
-      <Stack direction="row" spacing={1.5} alignItems="center" sx={{ minWidth: 0 }}>
-        <Poster video={video} state={state} />
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="subtitle1" component="h3" noWrap title={video.name}>
-            {video.name}
+      <Poster video={video} state={state} />
+      <Typography variant="subtitle1" component="h3" noWrap title={video.name} sx={{ mt: 1 }}>
+        {video.name}
+      </Typography>
+      {path !== undefined && (
+        <Stack
+          direction="row"
+          spacing={0.5}
+          alignItems="center"
+          sx={{ minWidth: 0, color: 'text.secondary' }}
+        >
+          <FolderIcon sx={{ fontSize: 16 }} />
+          <Typography variant="body2" noWrap title={path} data-testid="video-path">
+            {path}
           </Typography>
-          {path !== undefined && (
-            <Stack
-              direction="row"
-              spacing={0.5}
-              alignItems="center"
-              sx={{ minWidth: 0, color: 'text.secondary' }}
-            >
-              <FolderIcon sx={{ fontSize: 16 }} />
-              <Typography variant="caption" noWrap title={path} data-testid="video-path">
-                {path}
-              </Typography>
-            </Stack>
-          )}
-          {ok && (
-            <Typography variant="caption" component="p" color="text.secondary" data-testid="detection-count">
-              {detectionCount(video.detections_total)}
-            </Typography>
-          )}
-          <Chip
-            size="small"
-            variant="outlined"
-            label={video.status}
-            color={state === 'ok' ? 'success' : state === 'error' ? 'error' : 'primary'}
-          />
-        </Box>
+        </Stack>
+      )}
+      <Stack direction="row" spacing={1} alignItems="center" sx={{ mt: 0.5 }}>
+        <Chip
+          size="small"
+          variant="outlined"
+          label={video.status}
+          color={state === 'ok' ? 'success' : state === 'error' ? 'error' : 'primary'}
+        />
+        {ok && (
+          <Typography variant="body2" color="text.secondary" data-testid="detection-count">
+            {detectionCount(video.detections_total)}
+          </Typography>
+        )}
       </Stack>
       {ok && <ReviewedShare video={video} />}
       {state === 'processing' && (
@@ -182,24 +180,18 @@ function ReviewedShare({ video }: { video: Video }) {
   );
 }
 
-/** Width of a card's poster frame (the sprite's tiles are 160 px wide, so it stays sharp). */
-export const POSTER_WIDTH = 112;
-const POSTER_HEIGHT = 63;
-
 /** The poster frame from the video's thumbnail sprite (a movie icon until there is one), with the duration. */
 function Poster({ video, state }: { video: Video; state: VideoState }) {
-  const frame = posterStyle(video.thumbnails, POSTER_WIDTH);
+  const frame = posterStyle(video.thumbnails);
   const duration = formatDuration(video.frames, video.fps);
   return (
     <Box
       sx={{
         position: 'relative',
-        width: POSTER_WIDTH,
-        height: frame?.height ?? POSTER_HEIGHT,
-        maxHeight: 84,
+        width: '100%',
+        aspectRatio: frame?.aspectRatio ?? '16 / 9',
         borderRadius: 1.5,
         overflow: 'hidden',
-        flexShrink: 0,
         display: 'grid',
         placeItems: 'center',
         bgcolor: state === 'error' ? '#fdecea' : 'grey.100',
@@ -207,9 +199,14 @@ function Poster({ video, state }: { video: Video; state: VideoState }) {
       }}
     >
       {frame ? (
-        <Box role="img" aria-label={`Frame of ${video.name}`} data-testid="video-poster" sx={frame} />
+        <Box
+          role="img"
+          aria-label={`Frame of ${video.name}`}
+          data-testid="video-poster"
+          sx={{ ...frame, width: '100%', height: '100%' }}
+        />
       ) : (
-        <MovieIcon />
+        <MovieIcon fontSize="large" />
       )}
       {duration !== '-' && (
         <Typography
@@ -218,10 +215,10 @@ function Poster({ video, state }: { video: Video; state: VideoState }) {
           aria-label={`Duration ${duration}`}
           sx={{
             position: 'absolute',
-            right: 4,
-            bottom: 4,
-            px: 0.5,
-            lineHeight: 1.4,
+            right: 6,
+            bottom: 6,
+            px: 0.75,
+            lineHeight: 1.5,
             borderRadius: 0.5,
             color: '#fff',
             bgcolor: 'rgba(0, 0, 0, 0.72)',
