@@ -154,15 +154,16 @@ describe('videos', () => {
     const tree = await api.call<VideoTree>('GET', API.videos);
     const video = tree.folders.find((f) => f.name === folder)!.videos.find((v) => v.name === name)!;
     expect(video.thumbnails).not.toBeNull();
+    expect(video.poster_url).not.toBeNull();
 
     const card = page.getByRole('article', { name });
     const poster = card.getByRole('img', { name: `Frame of ${name}` });
     await poster.waitFor();
-    // The frame is a tile of the signed thumbnail sprite: no token in the URL, and it loads.
-    const image = await poster.evaluate((el) => getComputedStyle(el).backgroundImage);
-    const url = /url\("(.+)"\)/.exec(image)![1];
+    // The frame is the signed poster (one tile of the sprite): no token in the URL, and it loads.
+    await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    const url = await poster.evaluate((img: HTMLImageElement) => img.currentSrc);
     const signed = new URL(url);
-    expect(signed.pathname).toBe(`/media/thumbnails/${video.id}/sprite.jpg`);
+    expect(signed.pathname).toBe(`/media/posters/${video.id}/poster.jpg`);
     expect(signed.searchParams.get('sig')).toBeTruthy();
     expect(url).not.toMatch(/token|Bearer/i);
     const loaded = await page.evaluate(async (u) => {

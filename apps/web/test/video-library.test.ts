@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder, Video, VideoTree } from '@logo-review/contract';
-import { detectionCount, formatDuration, posterStyle, searchLibrary } from '../src/videos/video-tree';
+import { detectionCount, formatDuration, searchLibrary } from '../src/videos/video-tree';
 
 const video = (id: number, name: string, extra: Partial<Video> = {}): Video => ({
   id,
@@ -20,6 +20,7 @@ const video = (id: number, name: string, extra: Partial<Video> = {}): Video => (
   file_name: `${name}.mp4`,
   size: 1,
   thumbnails: null,
+  poster_url: null,
   created_at: '2026-01-01T00:00:00Z',
   detections_total: 0,
   detections_reviewed: 0,
@@ -66,39 +67,6 @@ describe('searchLibrary', () => {
     expect(searchLibrary(tree, '   ')).toEqual([]);
     expect(searchLibrary(tree, 'corner kick')).toEqual([]);
     expect(searchLibrary(undefined, 'final')).toEqual([]);
-  });
-});
-
-describe('posterStyle', () => {
-  const thumbnails = {
-    url: '/media/thumbnails/7/sprite.jpg?exp=1&sig=abc',
-    interval: 2,
-    columns: 10,
-    count: 25,
-    tile_width: 160,
-    tile_height: 90,
-  };
-
-  it("shows the middle tile of the sprite, in a box of the tile's shape", () => {
-    // Tiles 0..24 on a 10 x 3 sheet: the middle one is 12, column 2 of row 1.
-    expect(posterStyle(thumbnails)).toEqual({
-      aspectRatio: '160 / 90',
-      backgroundImage: 'url("/media/thumbnails/7/sprite.jpg?exp=1&sig=abc")',
-      backgroundRepeat: 'no-repeat',
-      backgroundSize: '1000% 300%',
-      backgroundPosition: `${200 / 9}% 50%`,
-    });
-  });
-
-  it('uses the only tile of a short video', () => {
-    const style = posterStyle({ ...thumbnails, count: 1 });
-    expect(style?.backgroundPosition).toBe('0% 0%');
-    expect(style?.backgroundSize).toBe('1000% 100%');
-  });
-
-  it('is null without a sprite', () => {
-    expect(posterStyle(null)).toBeNull();
-    expect(posterStyle({ ...thumbnails, count: 0 })).toBeNull();
   });
 });
 

@@ -16,7 +16,7 @@ import MovieIcon from '@mui/icons-material/MovieOutlined';
 import FolderIcon from '@mui/icons-material/FolderOutlined';
 import type { Video } from '@logo-review/contract';
 import { DeleteButton, EditButton, ExpandButton } from '../components/card-buttons';
-import { detectionCount, formatDuration, posterStyle } from './video-tree';
+import { detectionCount, formatDuration } from './video-tree';
 import { videoState, type VideoState } from './video-status';
 
 export interface VideoCardActions {
@@ -182,14 +182,14 @@ function ReviewedShare({ video }: { video: Video }) {
 
 /** The poster frame from the video's thumbnail sprite (a movie icon until there is one), with the duration. */
 function Poster({ video, state }: { video: Video; state: VideoState }) {
-  const frame = posterStyle(video.thumbnails);
+  const t = video.thumbnails;
   const duration = formatDuration(video.frames, video.fps);
   return (
     <Box
       sx={{
         position: 'relative',
         width: '100%',
-        aspectRatio: frame?.aspectRatio ?? '16 / 9',
+        aspectRatio: t ? `${t.tile_width} / ${t.tile_height}` : '16 / 9',
         borderRadius: 1.5,
         overflow: 'hidden',
         display: 'grid',
@@ -198,12 +198,16 @@ function Poster({ video, state }: { video: Video; state: VideoState }) {
         color: state === 'error' ? 'error.main' : state === 'ok' ? 'primary.main' : 'text.secondary',
       }}
     >
-      {frame ? (
+      {video.poster_url ? (
+        // One small signed JPEG per card, loaded when the card nears the viewport.
         <Box
-          role="img"
-          aria-label={`Frame of ${video.name}`}
+          component="img"
+          src={video.poster_url}
+          alt={`Frame of ${video.name}`}
+          loading="lazy"
+          decoding="async"
           data-testid="video-poster"
-          sx={{ ...frame, width: '100%', height: '100%' }}
+          sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
         />
       ) : (
         <MovieIcon fontSize="large" />

@@ -74,29 +74,6 @@ export function searchLibrary(tree: VideoTree | undefined, search: string): Loca
   return out.sort((a, b) => a.video.name.localeCompare(b.video.name) || a.path.localeCompare(b.path));
 }
 
-/**
- * The poster frame of a video: the tile from the middle of its sprite sheet, as CSS that fills a box of
- * any width (the box keeps the tile's aspect ratio). The sheet is always `columns` tiles wide.
- */
-export function posterStyle(thumbnails: Video['thumbnails']) {
-  if (!thumbnails || thumbnails.count < 1 || thumbnails.tile_width <= 0 || thumbnails.tile_height <= 0)
-    return null;
-  const { columns } = thumbnails;
-  const rows = Math.ceil(thumbnails.count / columns);
-  const index = Math.floor((thumbnails.count - 1) / 2);
-  const col = index % columns;
-  const row = Math.floor(index / columns);
-  // A background position of p% lines up p% of the sheet with p% of the box.
-  const at = (i: number, n: number) => (n > 1 ? `${(100 * i) / (n - 1)}%` : '0%');
-  return {
-    aspectRatio: `${thumbnails.tile_width} / ${thumbnails.tile_height}`,
-    backgroundImage: `url("${thumbnails.url}")`,
-    backgroundRepeat: 'no-repeat',
-    backgroundSize: `${columns * 100}% ${rows * 100}%`,
-    backgroundPosition: `${at(col, columns)} ${at(row, rows)}`,
-  };
-}
-
 /** '1 detection', '12 detections'. */
 export function detectionCount(n: number): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? 'detection' : 'detections'}`;
