@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialog } from 'playwright-core';
 import { API, type VideoTree } from '@logo-review/contract';
+import { box, seedBrands, seedDetections, seedPlacements, still } from './editor-seed.ts';
 import { uniqueName } from './support/browser.ts';
 import { testVideo } from './support/fixtures.ts';
 import { expectStatus, loginApi, openSection, useSignedInPage } from './support/session.ts';
@@ -136,7 +137,8 @@ describe('videos', () => {
     await card.getByText('OK', { exact: true }).waitFor({ timeout: 180_000 });
     await card.getByRole('button', { name: `Show details of ${videoName}` }).click();
     await card.getByText('Request Hash').waitFor();
-    await card.getByText('0:02').waitFor();
+    // The expanded Duration (the poster's badge shows it too).
+    await card.getByTitle('0:02').waitFor();
 
     await card.getByRole('button', { name: `Edit ${videoName}` }).click();
     const dialog = page.getByRole('dialog', { name: `Edit video ${videoName}` });
@@ -145,15 +147,83 @@ describe('videos', () => {
     await page.getByRole('article', { name: `${videoName} edited` }).waitFor();
   });
 
-  it('searches in the folder', async () => {
+  it('shows a poster frame, the duration and the detection count on the card', async () => {
     const page = session.page();
+    const name = `${videoName} edited`;
+    const api = await loginApi();
+    const tree = await api.call<VideoTree>('GET', API.videos);
+    const video = tree.folders.find((f) => f.name === folder)!.videos.find((v) => v.name === name)!;
+    expect(video.thumbnails).not.toBeNull();
+    expect(video.poster_url).not.toBeNull();
+
+    const card = page.getByRole('article', { name });
+    const poster = card.getByRole('img', { name: `Frame of ${name}` });
+    await poster.waitFor();
+    // The frame is the signed poster (one tile of the sprite): no token in the URL, and it loads.
+    await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    const url = await poster.evaluate((img: HTMLImageElement) => img.currentSrc);
+    const signed = new URL(url);
+    expect(signed.pathname).toBe(`/media/posters/${video.id}/poster.jpg`);
+    expect(signed.searchParams.get('sig')).toBeTruthy();
+    expect(url).not.toMatch(/token|Bearer/i);
+    const loaded = await page.evaluate(async (u) => {
+      const r = await fetch(u, { credentials: 'omit' });
+      return { status: r.status, type: r.headers.get('content-type') };
+    }, url);
+    expect(loaded).toEqual({ status: 200, type: 'image/jpeg' });
+
+    // testsrc is 2 s long. Three hand-drawn detections later, the count is the API's.
+    expect(await card.getByTestId('video-duration').textContent()).toBe('0:02');
+    const [brand] = await seedBrands(api, [uniqueName('Card brand')]);
+    const [placement] = await seedPlacements(api, [[uniqueName('Card placement'), '#ff0000']]);
+    await seedDetections(
+      api,
+      [0, 500, 1000].map((t) => still(video.id, brand.id, placement.id, t, t + 400, box(10, 10, 50, 30))),
+    );
+    await page.reload();
+    const after = await api.call<VideoTree>('GET', API.videos);
+    const total = after.folders
+      .find((f) => f.name === folder)!
+      .videos.find((v) => v.id === video.id)!.detections_total;
+    expect(total).toBe(video.detections_total + 3);
+    expect(await card.getByTestId('detection-count').textContent()).toBe(
+      `${total} ${total === 1 ? 'detection' : 'detections'}`,
+    );
+    await card.getByTestId('reviewed-share').waitFor();
+  });
+
+  it('searches videos in every folder and shows their folder path', async () => {
+    const page = session.page();
+    const name = `${videoName} edited`;
+    const back = page.url();
+    const crumbs = page.getByRole('navigation', { name: 'Folder path' });
+    // From a subfolder the video is not in, case-insensitively.
+    await page.getByRole('button', { name: 'Open folder Level 1' }).click();
+    await crumbs.getByText('Level 1').waitFor();
     const search = page.getByRole('searchbox', { name: 'Search videos' });
     await search.fill('EDITED');
-    await page.getByRole('article', { name: `${videoName} edited` }).waitFor();
-    await page.getByRole('button', { name: 'Open folder Level 1' }).waitFor({ state: 'detached' });
+    const card = page.getByRole('article', { name });
+    await card.waitFor();
+    expect(await card.getByTestId('video-path').textContent()).toBe(`/${folder}`);
+    expect(await page.getByRole('article').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Open folder Level 2' }).count()).toBe(0);
     await search.fill('nothing-like-this');
     await page.getByText('Nothing matches your search').waitFor();
+
+    // An empty search is the folder again: its folder cards, its breadcrumb, no paths.
     await search.fill('');
+    await page.getByRole('button', { name: 'Open folder Level 2' }).waitFor();
+    await crumbs.getByText('Level 1').waitFor();
+    expect(await page.getByTestId('video-path').count()).toBe(0);
+    expect(await page.getByRole('article', { name }).count()).toBe(0);
+
+    // The result opens the editor like any OK card.
+    await search.fill('edited');
+    await page.getByRole('button', { name: `Open ${name} in the editor` }).click();
+    await page.waitForURL('**/editor');
+    await page.getByRole('heading', { level: 1, name: `Editor: ${name}` }).waitFor();
+    await page.goto(back);
+    await page.getByRole('article', { name }).waitFor();
   });
 
   it('exports the Excel report through the wizard', async () => {

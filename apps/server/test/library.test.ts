@@ -115,6 +115,19 @@ describe('videos', () => {
     const sprite = await s.app.inject({ method: 'GET', url: done.thumbnails.url });
     expect(sprite.statusCode).toBe(200);
     expect(sprite.headers['content-type']).toBe('image/jpeg');
+    // The cards' poster frame: one tile cut from the sprite, signed the same way.
+    expect(done.poster_url).toMatch(new RegExp(`^/media/posters/${v.id}/poster\\.jpg\\?exp=\\d+&sig=`));
+    const poster = await s.app.inject({ method: 'GET', url: done.poster_url! });
+    expect(poster.statusCode).toBe(200);
+    expect(poster.headers['content-type']).toBe('image/jpeg');
+    expect(jpegSize(poster.rawPayload)).toEqual({ width: 160, height: 120 });
+    expect(poster.rawPayload.length).toBeLessThan(sprite.rawPayload.length);
+    const again = await s.app.inject({ method: 'GET', url: done.poster_url! });
+    expect(Buffer.compare(again.rawPayload, poster.rawPayload)).toBe(0);
+    const unsigned = await s.app.inject({ method: 'GET', url: `/media/posters/${v.id}/poster.jpg` });
+    expect(unsigned.statusCode).toBe(403);
+    const forged = done.poster_url!.replace(`/posters/${v.id}/`, `/posters/${v.id + 1000}/`);
+    expect((await s.app.inject({ method: 'GET', url: forged })).statusCode).toBe(403);
     const inTree = ((await c.get('/api/videos/')).json() as Tree).folders[0].videos.map((x) => x.id);
     expect(inTree).toContain(v.id);
   });
@@ -189,3 +202,17 @@ describe('videos', () => {
     expect((await c.del('/api/videos/create/', { id: v.id })).statusCode).toBe(404);
   });
 });
+
+/** Width and height from a JPEG's start-of-frame marker. */
+function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  let at = 2;
+  while (at < jpeg.length) {
+    const marker = jpeg[at + 1];
+    const length = jpeg.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xc3) {
+      return { width: jpeg.readUInt16BE(at + 7), height: jpeg.readUInt16BE(at + 5) };
+    }
+    at += 2 + length;
+  }
+  throw new Error('no SOF marker');
+}

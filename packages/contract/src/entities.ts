@@ -131,6 +131,11 @@ export const Video = Type.Object(
         tile_height: Type.Integer(),
       }),
     ),
+    poster_url: Nullable(
+      Type.String({
+        description: 'Signed path of one JPEG frame (the middle tile of the sprite), for cards',
+      }),
+    ),
     created_at: Type.String(),
     detections_total: Type.Integer({ description: 'Listed detections (not false positive or deleted)' }),
     detections_reviewed: Type.Integer({ description: 'Listed detections that are not UNREVIEWED' }),

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
+import { posterPath, renderPoster } from '../media/thumbnails.ts';
 import { libraryRepository } from '../repositories/library.repository.ts';
 import { verificationRepository } from '../repositories/verification.repository.ts';
 import { routes } from './route-kit.ts';
@@ -13,6 +15,7 @@ const Params = Type.Object({
     Type.Literal('logos'),
     Type.Literal('renders'),
     Type.Literal('thumbnails'),
+    Type.Literal('posters'),
   ]),
   id: Type.Integer({ minimum: 1 }),
   file: Type.String({ maxLength: 100 }),
@@ -32,6 +35,16 @@ export const mediaRoutes = (ctx: AppContext) =>
           return (await libraryRepository.videoById(ctx.db, id))?.stored_path;
         case 'thumbnails':
           return (await libraryRepository.videoById(ctx.db, id))?.thumbnails?.path;
+        case 'posters': {
+          // Cut from the sprite on first request, then served from storage.
+          const t = (await libraryRepository.videoById(ctx.db, id))?.thumbnails;
+          if (!t) return undefined;
+          const rel = posterPath(t.path);
+          if (!existsSync(ctx.storage.resolve(rel))) {
+            await renderPoster(ctx.storage.resolve(t.path), ctx.storage.resolve(rel), t);
+          }
+          return rel;
+        }
         case 'logos':
           return (await brandsRepository.logo(ctx.db, id))?.stored_path;
         case 'renders':

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { rename } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -47,4 +48,44 @@ export async function renderThumbnailSprite(
     { timeout: 30 * 60_000 },
   );
   return { interval, columns: COLUMNS, count, tile_width: TILE_WIDTH, tile_height: tileHeight };
+}
+
+/** The stored path of a video's poster frame: next to its sprite sheet. */
+export function posterPath(spritePath: string): string {
+  return `${spritePath.replace(/\.jpg$/, '')}-poster.jpg`;
+}
+
+/**
+ * Cuts the poster frame of the video cards out of the sprite sheet: its middle tile, as a small JPEG (a card
+ * then loads one frame, not the whole sheet). Written to a temporary name and renamed, so that two requests
+ * at once never serve half a file.
+ */
+export async function renderPoster(
+  sprite: string,
+  output: string,
+  t: Pick<ThumbnailSprite, 'columns' | 'count' | 'tile_width' | 'tile_height'>,
+): Promise<void> {
+  const index = Math.floor((t.count - 1) / 2);
+  const x = (index % t.columns) * t.tile_width;
+  const y = Math.floor(index / t.columns) * t.tile_height;
+  const tmp = `${output}.${process.pid}.${Date.now()}.tmp.jpg`;
+  await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      sprite,
+      '-vf',
+      `crop=${t.tile_width}:${t.tile_height}:${x}:${y}`,
+      '-frames:v',
+      '1',
+      '-q:v',
+      '3',
+      tmp,
+    ],
+    { timeout: 60_000 },
+  );
+  await rename(tmp, output);
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { JOBS, VIDEO_STATUS, type Folder, type Video, type VideoTree } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
+import { posterPath } from '../media/thumbnails.ts';
 import type { VideoInfo } from '@logo-review/engine';
 import { libraryRepository as repo, type VideoRow } from '../repositories/library.repository.ts';
 
@@ -33,6 +34,7 @@ export function toVideo(ctx: AppContext, v: VideoRow): Video {
           tile_height: v.thumbnails.tile_height,
         }
       : null,
+    poster_url: v.thumbnails ? ctx.signer.sign(`/media/posters/${v.id}/poster.jpg`) : null,
     created_at: new Date(v.created_at).toISOString(),
     detections_total: Number(v.detections_total),
     detections_reviewed: Number(v.detections_reviewed),
@@ -86,6 +88,7 @@ export async function deleteVideo(ctx: AppContext, org: number, v: VideoRow): Pr
   await Promise.all([
     ctx.storage.remove(v.stored_path),
     ctx.storage.remove(v.thumbnails?.path),
+    ctx.storage.remove(v.thumbnails && posterPath(v.thumbnails.path)),
     ...renders.map((r) => ctx.storage.remove(r)),
   ]);
 }

@@ -13,10 +13,11 @@ import Typography from '@mui/material/Typography';
 import VerifiedIcon from '@mui/icons-material/VerifiedOutlined';
 import ExportIcon from '@mui/icons-material/FileDownloadOutlined';
 import MovieIcon from '@mui/icons-material/MovieOutlined';
+import FolderIcon from '@mui/icons-material/FolderOutlined';
 import type { Video } from '@logo-review/contract';
 import { DeleteButton, EditButton, ExpandButton } from '../components/card-buttons';
-import { formatDuration } from './video-tree';
-import { videoState } from './video-status';
+import { detectionCount, formatDuration } from './video-tree';
+import { videoState, type VideoState } from './video-status';
 
 export interface VideoCardActions {
   onOpen(video: Video): void;
@@ -49,41 +50,47 @@ function Detail({ label, value, mono }: { label: string; value: string; mono?: b
 export const VideoCard = memo(function VideoCard({
   video,
   actions,
+  path,
 }: {
   video: Video;
   actions: VideoCardActions;
+  /** The folder path, shown by search results across folders. */
+  path?: string;
 }) {
   const [expanded, setExpanded] = useState(false);
   const state = videoState(video.status);
   const ok = state === 'ok';
   const header = (
     <CardContent sx={{ pb: 1 }}>
-      <Stack direction="row" spacing={1.5} alignItems="center" sx={{ minWidth: 0 }}>
-        <Box
-          sx={{
-            width: 40,
-            height: 40,
-            borderRadius: 1.5,
-            flexShrink: 0,
-            display: 'grid',
-            placeItems: 'center',
-            bgcolor: state === 'error' ? '#fdecea' : 'grey.100',
-            color: state === 'error' ? 'error.main' : ok ? 'primary.main' : 'text.secondary',
-          }}
+      <Poster video={video} state={state} />
+      <Typography variant="subtitle1" component="h3" noWrap title={video.name} sx={{ mt: 1 }}>
+        {video.name}
+      </Typography>
+      {path !== undefined && (
+        <Stack
+          direction="row"
+          spacing={0.5}
+          alignItems="center"
+          sx={{ minWidth: 0, color: 'text.secondary' }}
         >
-          <MovieIcon />
-        </Box>
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="subtitle1" component="h3" noWrap title={video.name}>
-            {video.name}
+          <FolderIcon sx={{ fontSize: 16 }} />
+          <Typography variant="body2" noWrap title={path} data-testid="video-path">
+            {path}
           </Typography>
-          <Chip
-            size="small"
-            variant="outlined"
-            label={video.status}
-            color={state === 'ok' ? 'success' : state === 'error' ? 'error' : 'primary'}
-          />
-        </Box>
+        </Stack>
+      )}
+      <Stack direction="row" spacing={1} alignItems="center" sx={{ mt: 0.5 }}>
+        <Chip
+          size="small"
+          variant="outlined"
+          label={video.status}
+          color={state === 'ok' ? 'success' : state === 'error' ? 'error' : 'primary'}
+        />
+        {ok && (
+          <Typography variant="body2" color="text.secondary" data-testid="detection-count">
+            {detectionCount(video.detections_total)}
+          </Typography>
+        )}
       </Stack>
       {ok && <ReviewedShare video={video} />}
       {state === 'processing' && (
@@ -169,6 +176,62 @@ function ReviewedShare({ video }: { video: Video }) {
         sx={{ height: 4, borderRadius: 2 }}
         aria-label={`Reviewed share of ${video.name}`}
       />
+    </Box>
+  );
+}
+
+/** The poster frame from the video's thumbnail sprite (a movie icon until there is one), with the duration. */
+function Poster({ video, state }: { video: Video; state: VideoState }) {
+  const t = video.thumbnails;
+  const duration = formatDuration(video.frames, video.fps);
+  return (
+    <Box
+      sx={{
+        position: 'relative',
+        width: '100%',
+        aspectRatio: t ? `${t.tile_width} / ${t.tile_height}` : '16 / 9',
+        borderRadius: 1.5,
+        overflow: 'hidden',
+        display: 'grid',
+        placeItems: 'center',
+        bgcolor: state === 'error' ? '#fdecea' : 'grey.100',
+        color: state === 'error' ? 'error.main' : state === 'ok' ? 'primary.main' : 'text.secondary',
+      }}
+    >
+      {video.poster_url ? (
+        // One small signed JPEG per card, loaded when the card nears the viewport.
+        <Box
+          component="img"
+          src={video.poster_url}
+          alt={`Frame of ${video.name}`}
+          loading="lazy"
+          decoding="async"
+          data-testid="video-poster"
+          sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
+        />
+      ) : (
+        <MovieIcon fontSize="large" />
+      )}
+      {duration !== '-' && (
+        <Typography
+          variant="caption"
+          data-testid="video-duration"
+          aria-label={`Duration ${duration}`}
+          sx={{
+            position: 'absolute',
+            right: 6,
+            bottom: 6,
+            px: 0.75,
+            lineHeight: 1.5,
+            borderRadius: 0.5,
+            color: '#fff',
+            bgcolor: 'rgba(0, 0, 0, 0.72)',
+            fontVariantNumeric: 'tabular-nums',
+          }}
+        >
+          {duration}
+        </Typography>
+      )}
     </Box>
   );
 }

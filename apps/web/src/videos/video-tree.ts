@@ -51,3 +51,30 @@ export function formatDuration(frames: number, fps: number): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
+
+/** A video with the slash path of the folder that holds it ('/' at the root). */
+export interface LocatedVideo {
+  video: Video;
+  path: string;
+}
+
+/**
+ * The search across the whole library: every video whose name holds `search` (case-insensitive),
+ * in every folder, with its folder's path; sorted by name, then path. An empty search finds nothing.
+ */
+export function searchLibrary(tree: VideoTree | undefined, search: string): LocatedVideo[] {
+  const needle = search.trim().toLowerCase();
+  if (!tree || !needle) return [];
+  const out: LocatedVideo[] = [];
+  const take = (videos: Video[], path: string) => {
+    for (const video of videos) if (video.name.toLowerCase().includes(needle)) out.push({ video, path });
+  };
+  take(tree.videos, '/');
+  flattenFolders(tree).forEach((f) => take(f.videos, f.path));
+  return out.sort((a, b) => a.video.name.localeCompare(b.video.name) || a.path.localeCompare(b.path));
+}
+
+/** '1 detection', '12 detections'. */
+export function detectionCount(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'detection' : 'detections'}`;
+}

@@ -29,7 +29,7 @@ import { FolderDialog } from './folder-dialog';
 import { VideoAddDialog } from './video-add-dialog';
 import { VideoCard, type VideoCardActions } from './video-card';
 import { VideoEditDialog } from './video-edit-dialog';
-import { flattenFolders, flattenVideos, folderChain } from './video-tree';
+import { flattenFolders, flattenVideos, folderChain, searchLibrary, type LocatedVideo } from './video-tree';
 
 /** Spec: the breadcrumb shows at most 5 items. */
 export const BREADCRUMB_MAX = 5;
@@ -67,9 +67,15 @@ export default function VideosPage() {
         .sort((a, b) => a.name.localeCompare(b.name)),
     [here, deferred],
   );
-  const videos = useMemo(
-    () => (here?.videos ?? []).filter((v) => matchesSearch(deferred, v.name)),
-    [here, deferred],
+  // With text in the search box, videos come from every folder and their cards show the folder path;
+  // with an empty box, the current folder's videos (issue 20).
+  const searching = deferred.trim() !== '';
+  const videos = useMemo<LocatedVideo[]>(
+    () =>
+      searching
+        ? searchLibrary(tree.data, deferred)
+        : (here?.videos ?? []).map((video) => ({ video, path: '' })),
+    [searching, tree.data, here, deferred],
   );
 
   // Folders are few and always shown; a folder's videos render in steps (1,000 in one folder is real).
@@ -107,14 +113,14 @@ export default function VideosPage() {
             <FolderCard folder={f} onOpen={openFolder} onDelete={onDeleteFolder} />
           </CardCell>
         ))}
-        {shownVideos.map((v) => (
-          <CardCell key={`v${v.id}`}>
-            <VideoCard video={v} actions={actions} />
+        {shownVideos.map(({ video, path }) => (
+          <CardCell key={`v${video.id}`}>
+            <VideoCard video={video} actions={actions} path={searching ? path : undefined} />
           </CardCell>
         ))}
       </>
     ),
-    [folders, shownVideos, openFolder, onDeleteFolder, actions],
+    [folders, shownVideos, openFolder, onDeleteFolder, actions, searching],
   );
 
   const remove = useMutation({
@@ -139,8 +145,8 @@ export default function VideosPage() {
   });
 
   const folderMissing = folderId !== null && tree.isSuccess && !current;
-  const empty = here !== undefined && here.folders.length === 0 && here.videos.length === 0;
-  const nothingFound = !empty && deferred.trim() !== '' && folders.length === 0 && videos.length === 0;
+  const empty = !searching && here !== undefined && here.folders.length === 0 && here.videos.length === 0;
+  const nothingFound = searching && folders.length === 0 && videos.length === 0;
 
   return (
     <PageLayout
