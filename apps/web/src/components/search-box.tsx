@@ -19,7 +19,12 @@ export function SearchBox({ value, onChange, label = 'Search', placeholder }: Pr
       placeholder={placeholder}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      sx={{ width: { xs: '100%', sm: 320 }, bgcolor: 'background.paper' }}
+      sx={{
+        width: { xs: '100%', sm: 320 },
+        bgcolor: 'background.paper',
+        // the box has its own clear button: Chromium's native one for type="search" made two
+        '& input::-webkit-search-cancel-button': { display: 'none' },
+      }}
       slotProps={{
         input: {
           startAdornment: (
