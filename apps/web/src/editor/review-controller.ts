@@ -95,6 +95,8 @@ function clipSegments(coords: readonly Segment[], begin: number, end: number): S
 export class ReviewController {
   readonly state: Store<ReviewBarState>;
   readonly undoStack = new UndoStack(UNDO_DEPTH);
+  /** Trims, accepted tracks, splits and merges whose answer has not come back (see step). */
+  private readonly editing = new Set<Promise<void>>();
   /** The detection the queue last showed (a verdict without a selection acts on it). */
   private currentId: number | null = null;
   private countsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -377,6 +379,8 @@ export class ReviewController {
 
   private async step(run: () => Promise<{ label: string } | null>, verb: string): Promise<void> {
     try {
+      // An edit still on its way has not pushed its step yet: Ctrl+Z right after it undoes that edit.
+      await Promise.allSettled([...this.editing]);
       const entry = await run();
       if (entry) notify.info(`${verb}: ${entry.label}.`);
       this.session.scheduleRender();
@@ -526,7 +530,22 @@ export class ReviewController {
     );
   }
 
-  private async editGeometry(d: Detection, g: Geometry, label: string): Promise<void> {
+  /** Runs an undoable edit, known to undo and redo until it has settled. */
+  private async whileEditing(op: () => Promise<void>): Promise<void> {
+    const p = op();
+    this.editing.add(p);
+    try {
+      await p;
+    } finally {
+      this.editing.delete(p);
+    }
+  }
+
+  private editGeometry(d: Detection, g: Geometry, label: string): Promise<void> {
+    return this.whileEditing(() => this.saveGeometry(d, g, label));
+  }
+
+  private async saveGeometry(d: Detection, g: Geometry, label: string): Promise<void> {
     const prev = geometryOf(d);
     const review = (d.review || REVIEW_STATES.UNREVIEWED) as ReviewState;
     try {
@@ -546,7 +565,11 @@ export class ReviewController {
   }
 
   /** Split (s): the selected track becomes two at the current frame. */
-  async split(): Promise<void> {
+  split(): Promise<void> {
+    return this.whileEditing(() => this.splitSelected());
+  }
+
+  private async splitSelected(): Promise<void> {
     const d = this.selectedOne('split');
     if (!d) return;
     const t = this.model.frameTime;
@@ -584,7 +607,11 @@ export class ReviewController {
   }
 
   /** Merge (g): the two selected tracks of one brand become one. */
-  async merge(): Promise<void> {
+  merge(): Promise<void> {
+    return this.whileEditing(() => this.mergeSelected());
+  }
+
+  private async mergeSelected(): Promise<void> {
     const ids = [...this.model.selectedDetectionIds];
     const dets = ids.map((id) => this.model.getDetection(id)).filter((d): d is Detection => d !== undefined);
     if (dets.length !== 2) {
