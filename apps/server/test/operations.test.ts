@@ -171,8 +171,9 @@ describe('/metrics', () => {
     expect((await c.get(`/api/videos/${video.id}/`)).statusCode).toBe(200);
     expect((await c.get(`/api/videos/${video.id}/`)).statusCode).toBe(200);
     expect((await c.get('/api/videos/987654/')).statusCode).toBe(404);
-    expect(await metric(s, count, { ...route, status_class: '2xx' })).toBe(ok0 + 2);
-    expect(await metric(s, count, { ...route, status_class: '4xx' })).toBe(missing0 + 1);
+    // The latency is recorded in onResponse, after the answer has left: poll until it is in.
+    await expect.poll(() => metric(s, count, { ...route, status_class: '2xx' })).toBe(ok0 + 2);
+    await expect.poll(() => metric(s, count, { ...route, status_class: '4xx' })).toBe(missing0 + 1);
     expect(
       await metric(s, 'logo_review_http_request_duration_seconds_sum', { ...route, status_class: '2xx' }),
     ).toBeGreaterThan(0);
@@ -185,7 +186,7 @@ describe('/metrics', () => {
     const unmatched0 = await metric(s, count, unmatched);
     await get(s, '/api/no-such-call-1/');
     await get(s, '/api/no-such-call-2/');
-    expect(await metric(s, count, unmatched)).toBe(unmatched0 + 2);
+    await expect.poll(() => metric(s, count, unmatched)).toBe(unmatched0 + 2);
     expect((await get(s, '/metrics', { authorization: `Bearer ${TOKEN}` })).body).not.toContain(
       'no-such-call',
     );

@@ -45,9 +45,12 @@ function bearerMatches(header: string | undefined, token: string): boolean {
  */
 export function registerOps(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onResponse', (req, reply, done) => {
+    // The web app's static wildcard ('/*', when WEB_DIST exists) takes every path no API route
+    // takes: its pages, its files and unknown paths all count as one 'unmatched' series.
+    const url = req.routeOptions.url;
     ctx.metrics.httpRequest(
       req.method,
-      req.routeOptions.url ?? 'unmatched',
+      url === undefined || url === '/*' ? 'unmatched' : url,
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
