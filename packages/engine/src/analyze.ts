@@ -322,9 +322,10 @@ function toDetection(
   const example = [...votes].sort((a, b) => b[1] - a[1])[0][0];
   const ex = examples[example];
   // Each hit places its example's outline; what is reported is the logo inside it.
-  const logo = (h: { example: number; quad: number[] }) => {
+  const logo = (h: { example: number; quad: number[]; part?: number[] }) => {
     const e = examples[h.example];
-    return contentIn(h.quad, brands[e.brand].examples[e.local]);
+    const ex = brands[e.brand].examples[e.local];
+    return contentIn(h.quad, h.part ? { ...ex, content: h.part } : ex);
   };
   const coordinates = trackSegments(
     { ...t, hits: t.hits.map((h) => ({ ...h, quad: logo(h) })) },

@@ -24,6 +24,12 @@ export interface FrameHit {
   followed?: boolean;
   /** correlation with the example at the final quad (see correlate) */
   ncc?: number;
+  /**
+   * The part of the example that the logo is, in example pixels, when a route found only that part
+   * (the shape route finding a mark without the word that its example shows beside it). Detections
+   * report this part of the placed example instead of the example's own content.
+   */
+  part?: Quad;
 }
 
 /** Tunables of the per-frame detector (defaults come from the benchmark). */
@@ -70,6 +76,10 @@ export interface DetectorOptions {
    * of every two found 35 boards but made 53 false ones instead of 35.
    */
   textSide: number;
+  /** also look for two-tone marks by their outline (see routes/shape-route.ts) */
+  shapeRoute: boolean;
+  /** the shape route looks at every n-th sample (a photo is sample 0) */
+  shapeEvery: number;
   /** also compare the frame with the examples through the learned appearance model (routes/learned-route.ts) */
   learnedRoute: boolean;
   /** the learned route looks at every n-th sample (a photo is sample 0) */
@@ -100,6 +110,8 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   textRoute: true,
   textEvery: 8,
   textSide: 640,
+  shapeRoute: true,
+  shapeEvery: 4,
   learnedRoute: false,
   learnedEvery: 8,
   learnedMinSide: 32,

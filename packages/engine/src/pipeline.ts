@@ -6,10 +6,11 @@ import { colourRoute } from './routes/colour-route.ts';
 import { keypointRoute } from './routes/keypoint-route.ts';
 import { learnedRoute } from './routes/learned-route.ts';
 import type { Route } from './routes/route.ts';
+import { shapeRoute } from './routes/shape-route.ts';
 import { textRoute } from './routes/text-route.ts';
 
 /** The routes, in the order they run: a later route sees the earlier ones' hits. */
-export const ROUTES: readonly Route[] = [keypointRoute, colourRoute, textRoute, learnedRoute];
+export const ROUTES: readonly Route[] = [keypointRoute, colourRoute, shapeRoute, textRoute, learnedRoute];
 
 /**
  * Finds every brand instance in one frame: each enabled route proposes verified hits, and where
