@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { readText } from './ocr.ts';
-import { textContent } from './content.ts';
+import { inContent, textContent } from './content.ts';
 import { getCv } from './opencv.ts';
 import type { RgbaImage } from './image-io.ts';
 
@@ -11,7 +11,7 @@ import type { RgbaImage } from './image-io.ts';
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
  */
-export const INDEX_FORMAT = 'orb6';
+export const INDEX_FORMAT = 'orb7';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -75,6 +75,19 @@ export interface BrandIndex {
   sa: Float32Array;
   /** 32-byte ORB descriptor per keypoint. */
   desc: Uint8Array;
+}
+
+/** The keypoints (example px) that lie on the example's logo part. */
+function keepInside(content: number[], xy: Float32Array, sa: Float32Array, desc: Uint8Array, count: number) {
+  const keep: number[] = [];
+  for (let k = 0; k < count; k++) if (inContent(content, xy[k * 2], xy[k * 2 + 1])) keep.push(k);
+  const out = { xy: new Float32Array(keep.length * 2), sa: new Float32Array(keep.length * 2), desc: new Uint8Array(keep.length * 32), count: keep.length };
+  keep.forEach((k, i) => {
+    out.xy.set(xy.subarray(k * 2, k * 2 + 2), i * 2);
+    out.sa.set(sa.subarray(k * 2, k * 2 + 2), i * 2);
+    out.desc.set(desc.subarray(k * 32, k * 32 + 32), i * 32);
+  });
+  return out;
 }
 
 /** An example's verification thumbnails, decoded (see {@link IndexedExample.thumbs}). */
@@ -141,8 +154,13 @@ export async function buildBrandIndex(
     thumbs.uv = Buffer.from(await chromaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     if (logo.hasAlpha)
       thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
-    const text = await exampleText(logo);
-    const content = textContent(logo, text);
+    const read = await exampleText(logo);
+    const content = textContent(logo, read, brand.name);
+    // Where the logo is a part of the example, the rest (the next board's words) is not looked for:
+    // neither its lines by the text route nor its keypoints.
+    const text = content
+      ? read.filter((l) => inContent(content, (l.quad[0] + l.quad[4]) / 2, (l.quad[1] + l.quad[5]) / 2))
+      : read;
     examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs, text, content });
     for (const bg of backgrounds) {
       for (const s of SCALES) {
@@ -165,7 +183,8 @@ export async function buildBrandIndex(
           sa[k * 2] = f.size[k] * sx;
           sa[k * 2 + 1] = f.angle[k];
         }
-        parts.push({ ex: exIdx, xy, sa, desc: f.desc, count: f.count });
+        const kept = content ? keepInside(content, xy, sa, f.desc, f.count) : { xy, sa, desc: f.desc, count: f.count };
+        parts.push({ ex: exIdx, ...kept });
       }
     }
     opts.onProgress?.(i + 1, total);

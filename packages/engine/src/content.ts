@@ -1,5 +1,6 @@
 import type { RgbaImage } from './image-io.ts';
 import { applyH, quadToQuad, type Quad } from './geometry.ts';
+import { matchText, normaliseText } from './routes/text-route.ts';
 
 /** Share of an example's edges that must lie on its words for the words to be the logo. */
 const TEXT_EDGE_SHARE = 0.85;
@@ -18,8 +19,16 @@ const MIN_OWN_LINE = 4;
  * logo and their own (possibly slanted) quad is returned. Otherwise (a mark, a crest or a badge
  * around its words, several lines, a clean logo file) the whole image is the logo: undefined. Corners in the example's pixels,
  * clockwise from the top-left.
+ *
+ * Several lines of words are one logo (a stacked wordmark), unless exactly one of them reads the
+ * brand's own name: then the crop holds the next board's line too (an LED board showing two
+ * sponsors' rows, cut as one box), and the named line is the logo.
  */
-export function textContent(logo: RgbaImage, lines: { text: string; quad: number[] }[]): Quad | undefined {
+export function textContent(
+  logo: RgbaImage,
+  lines: { text: string; quad: number[] }[],
+  name?: string,
+): Quad | undefined {
   if (logo.hasAlpha || lines.length === 0) return undefined; // a cut-out is already trimmed
   const { width: w, height: h, data } = logo;
   const grey = new Float32Array(w * h);
@@ -46,8 +55,29 @@ export function textContent(logo: RgbaImage, lines: { text: string; quad: number
   const words = lines.filter(
     (l) => l.text.length >= longest / 2 || (!cut(l.quad) && l.text.length >= MIN_OWN_LINE),
   );
-  // Several lines (a badge, a stacked wordmark, a score bug) are a designed logo: the whole image.
-  return words.length === 1 ? clip(words[0].quad, w, h) : undefined;
+  if (words.length === 1) return clip(words[0].quad, w, h);
+  // Several lines (a badge, a stacked wordmark, a score bug) are a designed logo: the whole image,
+  // unless one line alone reads the brand's name.
+  const named = name ? words.filter((l) => readsName(l.text, name)) : [];
+  return named.length === 1 ? clip(named[0].quad, w, h) : undefined;
+}
+
+/** Whether a line read in an example is the brand's name: the name whole, and little else. */
+export function readsName(line: string, name: string): boolean {
+  const want = normaliseText(name);
+  const seen = normaliseText(line);
+  const m = matchText(want, seen);
+  return (
+    !!m &&
+    m.score >= 0.7 &&
+    m.example[1] - m.example[0] >= 0.8 * want.text.length &&
+    m.seen[1] - m.seen[0] >= 0.7 * seen.text.length
+  );
+}
+
+/** Whether a point (example px) lies inside the content quad grown by `share` of its height. */
+export function inContent(content: Quad, x: number, y: number, share = 0.35): boolean {
+  return insideConvex(grow(content, share), x, y);
 }
 
 /** The part of the example that is the logo (`content`, example pixels) where `outline` shows the whole example. */
