@@ -37,7 +37,6 @@ export const ProcessingAnswer = Type.Object(
     ),
     failed: Type.Array(Type.Object({ video: VideoRef, reason: Type.String(), updated_at: Type.String() })),
   },
-  { $id: 'Processing' },
 );
 export type Processing = Static<typeof ProcessingAnswer>;
 
@@ -114,7 +113,6 @@ export const DashboardAnswer = Type.Object(
     }),
     processing: ProcessingAnswer,
   },
-  { $id: 'Dashboard' },
 );
 export type Dashboard = Static<typeof DashboardAnswer>;
 
@@ -124,7 +122,6 @@ export const AnalyticsSettingsAnswer = Type.Object(
     count_unreviewed: Type.Boolean(),
     rates: Type.Array(Type.Object({ placement: PlacementRef, rate_per_second: Type.Number() })),
   },
-  { $id: 'AnalyticsSettings' },
 );
 export type AnalyticsSettings = Static<typeof AnalyticsSettingsAnswer>;
 
