@@ -51,7 +51,8 @@ export async function openSeeded(opts: {
     const c = new pg.Client({ connectionString: databaseUrl });
     await c.connect();
     complete =
-      (await c.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'bench_done'")).rowCount! > 0;
+      (await c.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'bench_done'")).rowCount! >
+      0;
     await c.end();
   }
   if (!complete) {
@@ -64,12 +65,30 @@ export async function openSeeded(opts: {
   if (!existsSync(videoFile)) {
     // A short real file: the campaign report cuts each brand's best frame from it with ffmpeg.
     execFileSync('ffmpeg', [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=10',
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', videoFile,
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=25:duration=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      videoFile,
     ]);
   }
   const ctx = await createContext(
-    { ...loadConfig({}), dataDir, databaseUrl, role: 'api', adminPassword: 'bench-password', logLevel: 'warn' },
+    {
+      ...loadConfig({}),
+      dataDir,
+      databaseUrl,
+      role: 'api',
+      adminPassword: 'bench-password',
+      logLevel: 'warn',
+    },
     () => undefined,
   );
   let seededSeconds: number | null = null;
@@ -87,7 +106,11 @@ export async function openSeeded(opts: {
 
 async function seed(ctx: AppContext, videos: number, perVideo: number, log: (line: string) => void) {
   const db = ctx.db;
-  const user = await createUser(db, { organization: 'Bench analytics', username: 'bench', password: 'bench-password' });
+  const user = await createUser(db, {
+    organization: 'Bench analytics',
+    username: 'bench',
+    password: 'bench-password',
+  });
   const org = user.organization_id;
   await db.query(
     `INSERT INTO brands (organization_id, name, status) SELECT $1, 'Brand ' || g, 'ACTIVE' FROM generate_series(1, 20) g`,
@@ -136,8 +159,13 @@ async function seed(ctx: AppContext, videos: number, perVideo: number, log: (lin
      FROM generate_series(1, $4::int) g`,
     [org, folders, project.id, videos],
   );
-  const [range] = await db.query<{ lo: number }>('SELECT min(id) AS lo FROM videos WHERE organization_id = $1', [org]);
-  const brandLo = (await db.query<{ lo: number }>('SELECT min(id) AS lo FROM brands WHERE organization_id = $1', [org]))[0].lo;
+  const [range] = await db.query<{ lo: number }>(
+    'SELECT min(id) AS lo FROM videos WHERE organization_id = $1',
+    [org],
+  );
+  const brandLo = (
+    await db.query<{ lo: number }>('SELECT min(id) AS lo FROM brands WHERE organization_id = $1', [org])
+  )[0].lo;
   // Detections in batches of 100 videos, so progress shows.
   const t0 = performance.now();
   for (let first = 0; first < videos; first += 100) {
@@ -165,7 +193,9 @@ async function seed(ctx: AppContext, videos: number, perVideo: number, log: (lin
        ) d, LATERAL (SELECT d.tb + d.dur AS te) t`,
       [org, range.lo, perVideo, brandLo, placements, count],
     );
-    log(`  seeded videos ${first + 1}-${Math.min(videos, first + 100)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    log(
+      `  seeded videos ${first + 1}-${Math.min(videos, first + 100)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
   }
   await db.query('ANALYZE');
   await db.query('CREATE TABLE bench_done (at timestamptz DEFAULT now())');

@@ -113,7 +113,13 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
   };
   const brandTotals = new Map<number, { totals: ExposureTotals; videos: number; media_value: number }>();
   const brandPlacement = new Map<string, ExposureTotals>();
-  const brandVideo: { video: CampaignVideo; brandId: number; totals: ExposureTotals; media_value: number; voice: number }[] = [];
+  const brandVideo: {
+    video: CampaignVideo;
+    brandId: number;
+    totals: ExposureTotals;
+    media_value: number;
+    voice: number;
+  }[] = [];
   const best = new Map<number, Best>();
   const videoSheets: ExcelJS.Worksheet[] = [];
 
@@ -144,7 +150,11 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
       workbook,
       namer.name(video.name),
       columns,
-      [[text(video.name)], ['Uploaded', uploadDate(video), 'Duration', msToExcelTime(video.duration * 1000)], []],
+      [
+        [text(video.name)],
+        ['Uploaded', uploadDate(video), 'Duration', msToExcelTime(video.duration * 1000)],
+        [],
+      ],
       { B2: 'yyyy-mm-dd', D2: TIME_FORMAT },
     );
     videoSheets.push(sheet);
@@ -155,7 +165,8 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
       if (
         !b ||
         measure.maxShare > b.share ||
-        (measure.maxShare === b.share && (duration > b.duration || (duration === b.duration && d.id < b.detectionId)))
+        (measure.maxShare === b.share &&
+          (duration > b.duration || (duration === b.duration && d.id < b.detectionId)))
       ) {
         best.set(d.brand_id, {
           video,
@@ -176,7 +187,9 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
         duration / 1000,
         measure.weight > 0 ? measure.shareWeighted / measure.weight : 0,
         measure.maxShare,
-        measure.centreX === null || measure.centreY === null ? '' : screenRegion(measure.centreX, measure.centreY),
+        measure.centreX === null || measure.centreY === null
+          ? ''
+          : screenRegion(measure.centreX, measure.centreY),
         measure.weight > 0 ? measure.positionWeighted / measure.weight : 1,
         clutter,
         d.confidence,
@@ -194,7 +207,10 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     const valueOf = new Map<number, number>();
     for (const r of rows) {
       if (r.placement_id === ALL_PLACEMENTS) continue;
-      valueOf.set(r.brand_id, (valueOf.get(r.brand_id) ?? 0) + (input.rates.get(r.placement_id) ?? 0) * r.valued_s);
+      valueOf.set(
+        r.brand_id,
+        (valueOf.get(r.brand_id) ?? 0) + (input.rates.get(r.placement_id) ?? 0) * r.valued_s,
+      );
       const key = `${r.brand_id}:${r.placement_id}`;
       brandPlacement.set(key, addTotals(brandPlacement.get(key) ?? emptyTotals(), r));
     }
@@ -309,7 +325,9 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     ],
     [],
   );
-  brandVideo.sort((a, b) => rank.get(a.brandId)! - rank.get(b.brandId)! || b.totals.exposure_s - a.totals.exposure_s);
+  brandVideo.sort(
+    (a, b) => rank.get(a.brandId)! - rank.get(b.brandId)! || b.totals.exposure_s - a.totals.exposure_s,
+  );
   for (const r of brandVideo) {
     byVideo
       .addRow([
@@ -382,7 +400,10 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     ],
     [
       [text(`Media value: ${input.title}`)],
-      ['Formula', 'rate per second x exposure x position weight x clutter factor, per brand, video and placement'],
+      [
+        'Formula',
+        'rate per second x exposure x position weight x clutter factor, per brand, video and placement',
+      ],
       [],
     ],
   );
