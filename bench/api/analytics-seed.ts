@@ -2,7 +2,8 @@
  * Seeds a PostgreSQL database for the analytics benchmarks (bench/api/analytics.ts and
  * bench/reports/campaign.ts): one organization with 20 brands, 8 placements (3 automatic ones and
  * 5 manual), 10 folders (5 roots with one subfolder each), a project over a quarter of the videos,
- * `videos` videos of 90 minutes at 1920x1080 uploaded over 2026, and `perVideo` detections per
+ * `videos` videos of 90 minutes at 1920x1080 uploaded over 2026 (all pointing at one real
+ * 90-minute file), and `perVideo` detections per
  * video, generated inside PostgreSQL with generate_series (no rows travel through Node). Reviews:
  * about 70 % UNREVIEWED, 25 % TRUE_POSITIVE, 5 % FALSE_POSITIVE. Deterministic: hashes of the row
  * number, not random().
@@ -10,7 +11,7 @@
  * The database is kept between runs (`lr_bench_analytics_<videos>_<perVideo>`); `--fresh` rebuilds it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -62,23 +63,29 @@ export async function openSeeded(opts: {
   await admin.end();
   mkdirSync(path.join(dataDir, 'files', 'videos'), { recursive: true });
   const videoFile = path.join(dataDir, 'files', 'videos', 'bench.mp4');
-  if (!existsSync(videoFile)) {
-    // A short real file: the campaign report cuts each brand's best frame from it with ffmpeg.
+  const marker = `${videoFile}.5400s`;
+  if (!existsSync(marker)) {
+    // A real 90-minute file (320x180, one frame a second, so it is quick to make): the campaign
+    // report seeks in it to cut each brand's best frame with ffmpeg.
     execFileSync('ffmpeg', [
       '-v',
       'error',
+      '-y',
       '-f',
       'lavfi',
       '-i',
-      'testsrc=size=640x360:rate=25:duration=10',
+      'testsrc=size=320x180:rate=1:duration=5400',
       '-pix_fmt',
       'yuv420p',
       '-c:v',
       'libx264',
       '-preset',
       'ultrafast',
+      '-g',
+      '10',
       videoFile,
     ]);
+    writeFileSync(marker, '');
   }
   const ctx = await createContext(
     {

@@ -22,6 +22,7 @@ import { closeContext } from '../../apps/server/src/server.ts';
 import { openSeeded } from '../api/analytics-seed.ts';
 
 interface RunResult {
+  cpuSeconds: number;
   videos: number;
   detections: number;
   seconds: number;
@@ -47,6 +48,7 @@ async function runOne(videos: number, perVideo: number): Promise<RunResult> {
   const rssAt: number[] = [];
   const timer = setInterval(() => rssAt.push(process.memoryUsage().rss / 2 ** 20), 1000);
   const started = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
   const out = createWriteStream(file);
   const through = new Transform({ transform: (chunk, _enc, cb) => cb(null, chunk) });
   through.pipe(out);
@@ -55,7 +57,9 @@ async function runOne(videos: number, perVideo: number): Promise<RunResult> {
   await done;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   clearInterval(timer);
+  const cpu = process.cpuUsage(cpu0);
   const result: RunResult = {
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     videos,
     detections: n,
     seconds,
@@ -97,13 +101,16 @@ async function main(): Promise<void> {
   console.log(
     'Campaign report (PostgreSQL, streaming writer, best frames by ffmpeg), one child process per size',
   );
-  console.log('videos  counted detections  seconds  peak RSS MiB  file MiB  RSS samples (MiB, over the run)');
+  console.log(
+    'videos  counted detections  seconds  CPU s (node)  peak RSS MiB  file MiB  RSS samples (MiB, over the run)',
+  );
   for (const r of results) {
     console.log(
       [
         String(r.videos).padEnd(6),
         r.detections.toLocaleString('en').padStart(18),
         r.seconds.toFixed(1).padStart(7),
+        r.cpuSeconds.toFixed(1).padStart(12),
         r.peakRssMiB.toFixed(0).padStart(12),
         r.fileMiB.toFixed(1).padStart(8),
         ` ${r.rssAtMiB.join(' ')}`,
