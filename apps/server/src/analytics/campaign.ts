@@ -20,14 +20,16 @@ interface ScopedVideo extends CampaignVideo {
 }
 
 /** Videos of a scope in upload order, a page at a time. */
-async function* scopedVideos(db: Queryable, scope: Scope, pageSize = 200): AsyncGenerator<ScopedVideo> {
+export async function* scopedVideos(db: Queryable, scope: Scope, pageSize = 200): AsyncGenerator<ScopedVideo> {
   const where = scopeSql(scope, 1);
-  let lastCreated: Date | null = null;
+  // The keyset keeps created_at as text: a JavaScript Date would drop its microseconds.
+  let lastCreated: string | null = null;
   let lastId = 0;
   for (;;) {
     const n = where.params.length;
-    const rows: ScopedVideo[] = await db.query<ScopedVideo>(
-      `SELECT v.id, v.name, v.created_at, v.duration, v.width, v.height, v.project_id, v.stored_path
+    const rows: (ScopedVideo & { created_key: string })[] = await db.query(
+      `SELECT v.id, v.name, v.created_at, v.created_at::text AS created_key, v.duration, v.width, v.height,
+         v.project_id, v.stored_path
        FROM videos v WHERE ${where.sql}
          AND ($${n + 1}::timestamptz IS NULL OR (v.created_at, v.id) > ($${n + 1}::timestamptz, $${n + 2}::int))
        ORDER BY v.created_at, v.id LIMIT ${pageSize}`,
@@ -35,7 +37,7 @@ async function* scopedVideos(db: Queryable, scope: Scope, pageSize = 200): Async
     );
     yield* rows;
     if (rows.length < pageSize) return;
-    lastCreated = new Date(rows[rows.length - 1].created_at);
+    lastCreated = rows[rows.length - 1].created_key;
     lastId = rows[rows.length - 1].id;
   }
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, type Dashboard } from '@logo-review/contract';
+import { scopedVideos } from '../../src/analytics/campaign.ts';
+import { resolveScope } from '../../src/analytics/scope.ts';
 import { smallVideo } from '../fixtures.ts';
 import { startTestServer, TEST_DB, type Client, type TestServer } from '../harness.ts';
 
@@ -434,5 +436,28 @@ describe(`analytics API (${TEST_DB})`, () => {
     expect(image.extension).toBe('jpeg');
     const buffer = image.buffer as unknown as Buffer;
     expect(buffer.subarray(0, 2).toString('hex')).toBe('ffd8'); // a JPEG
+  });
+
+  it('pages the campaign videos in upload order without repeats, to the microsecond', async () => {
+    const folder = (
+      await one<{ id: number }>(
+        "INSERT INTO folders (organization_id, name) VALUES ($1, 'Paging') RETURNING id",
+        [org],
+      )
+    ).id;
+    const made = [];
+    for (const at of [
+      '12:00:00.123456',
+      '12:00:00.123457',
+      '12:00:00.123999',
+      '12:00:00.124',
+      '12:00:00.124',
+    ]) {
+      made.push(await insertVideo(`P ${at}`, folder, `2026-05-01T${at}Z`));
+    }
+    const scope = await resolveScope(server.ctx.db, org, { folder });
+    const seen: number[] = [];
+    for await (const v of scopedVideos(server.ctx.db, scope, 2)) seen.push(v.id);
+    expect(seen).toEqual(made);
   });
 });
