@@ -20,7 +20,11 @@ interface ScopedVideo extends CampaignVideo {
 }
 
 /** Videos of a scope in upload order, a page at a time. */
-export async function* scopedVideos(db: Queryable, scope: Scope, pageSize = 200): AsyncGenerator<ScopedVideo> {
+export async function* scopedVideos(
+  db: Queryable,
+  scope: Scope,
+  pageSize = 200,
+): AsyncGenerator<ScopedVideo> {
   const where = scopeSql(scope, 1);
   // The keyset keeps created_at as text: a JavaScript Date would drop its microseconds.
   let lastCreated: string | null = null;
