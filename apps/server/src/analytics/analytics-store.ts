@@ -124,6 +124,8 @@ export async function refreshVideo(db: Database, videoId: number): Promise<boole
       'SELECT version FROM analytics_dirty WHERE video_id = $1 FOR UPDATE',
       [videoId],
     );
+    // No mark: a concurrent refresh has just done it (every change marks the video).
+    if (mark.length === 0) return true;
     const [video] = await tx.query<VideoGeometry>(
       'SELECT id, organization_id, width, height, project_id FROM videos WHERE id = $1',
       [videoId],
@@ -202,12 +204,10 @@ export async function refreshVideo(db: Database, videoId: number): Promise<boole
       [videoId, detections.length, reviewed],
     );
     // Changed again meanwhile (a new version): the mark stays for the next refresh.
-    if (mark.length) {
-      await tx.query('DELETE FROM analytics_dirty WHERE video_id = $1 AND version = $2', [
-        videoId,
-        mark[0].version,
-      ]);
-    }
+    await tx.query('DELETE FROM analytics_dirty WHERE video_id = $1 AND version = $2', [
+      videoId,
+      mark[0].version,
+    ]);
     return true;
   });
 }
