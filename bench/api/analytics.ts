@@ -6,6 +6,7 @@
  * dashboard call right after a detection changed (one video rebuilt).
  *
  *   node --import tsx bench/api/analytics.ts [--videos 1000] [--per-video 1000] [--runs 40] [--fresh]
+ *     [--keep-aggregates]   (skip the rebuild from scratch; only videos marked dirty are rebuilt)
  */
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     'per-video': { type: 'string', default: '1000' },
     runs: { type: 'string', default: '40' },
     fresh: { type: 'boolean', default: false },
+    'keep-aggregates': { type: 'boolean', default: false },
   },
 });
 const VIDEOS = Number(values.videos);
@@ -32,9 +34,10 @@ const [{ n }] = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FRO
 console.log(`PostgreSQL: ${VIDEOS} videos, ${n.toLocaleString('en')} detections`);
 
 // Aggregates from scratch (what a migration of an existing database or a bulk import costs once).
-await ctx.db.query(
-  "INSERT INTO analytics_dirty (video_id) SELECT id FROM videos ON CONFLICT (video_id) DO UPDATE SET version = nextval('analytics_dirty_seq')",
-);
+if (!values['keep-aggregates'])
+  await ctx.db.query(
+    "INSERT INTO analytics_dirty (video_id) SELECT id FROM videos ON CONFLICT (video_id) DO UPDATE SET version = nextval('analytics_dirty_seq')",
+  );
 let t0 = performance.now();
 const rebuilt = await refreshDirty(ctx.db, org);
 const rebuildSeconds = (performance.now() - t0) / 1000;
