@@ -45,6 +45,7 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
     placementRows,
     videoTotals,
     topRows,
+    seriesRows,
     brands,
     placements,
     processing,
@@ -100,6 +101,17 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
          WHERE rank <= ${TOP_VIDEOS} ORDER BY brand_id, rank`,
       mode,
     ),
+    // The timeline's series: the scope's largest brands (ranked as the brands list is), per video.
+    db.query<{ video_id: number; brand_id: number; exposure_s: number }>(
+      `WITH top AS (
+         SELECT s.brand_id FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
+         WHERE s.with_unreviewed = $1 AND ${where.sql}
+         GROUP BY s.brand_id ORDER BY sum(s.exposure_s) DESC, s.brand_id LIMIT ${TIMELINE_BRANDS})
+       SELECT s.video_id, s.brand_id, s.exposure_s FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
+       WHERE s.with_unreviewed = $1 AND ${where.sql} AND s.brand_id IN (SELECT brand_id FROM top)
+       ORDER BY s.video_id, s.brand_id`,
+      mode,
+    ),
     db.query<{ id: number; name: string; localized_name: string }>(
       'SELECT id, name, localized_name FROM brands WHERE organization_id = $1',
       [scope.org],
@@ -119,16 +131,6 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
     .sort((a, b) => b.exposure_s - a.exposure_s || a.brand_id - b.brand_id);
   const voiceTotal = brandList.reduce((sum, b) => sum + b.exposure_s, 0);
 
-  // The timeline's series: the scope's largest brands, per video.
-  const series = brandList.slice(0, TIMELINE_BRANDS).map((b) => b.brand_id);
-  const seriesRows = series.length
-    ? await db.query<{ video_id: number; brand_id: number; exposure_s: number }>(
-        `SELECT s.video_id, s.brand_id, s.exposure_s FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
-         WHERE s.with_unreviewed = $1 AND ${where.sql} AND s.brand_id = ANY($${where.params.length + 2}::int[])
-         ORDER BY s.video_id, s.brand_id`,
-        [...mode, series],
-      )
-    : [];
   const seriesByVideo = new Map<number, { brand_id: number; exposure_seconds: number }[]>();
   for (const r of seriesRows) {
     const list = seriesByVideo.get(r.video_id) ?? [];
