@@ -27,6 +27,7 @@ import { reviewRoutes } from './api/review.routes.ts';
 import { trackRoutes } from './api/track.routes.ts';
 import { mediaRoutes } from './api/media.routes.ts';
 import { excelRoutes } from './api/excel.routes.ts';
+import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import { registerOps } from './ops/ops.routes.ts';
 import { registerRequestId, requestIdOf } from './ops/request-id.ts';
 
@@ -145,6 +146,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(reviewRoutes(ctx));
   await app.register(trackRoutes(ctx));
   await app.register(excelRoutes(ctx));
+  await app.register(analyticsRoutes(ctx));
   await app.register(mediaRoutes(ctx));
 
   app.setNotFoundHandler((req, reply) => {

@@ -32,6 +32,14 @@ export const API = {
   tags: '/api/videos/tags/',
   verification: '/api/videos/verification/',
   verificationItem: (id: number) => `/api/videos/verification/${id}`,
+  /** GET: exposure, share of voice, placements, timeline, top videos, review and processing. */
+  analyticsDashboard: '/api/analytics/dashboard/',
+  /** GET: videos queued, analysing (with an ETA) and failed. */
+  analyticsProcessing: '/api/analytics/processing/',
+  /** GET, PUT: the organization's media value currency, rates per placement, count_unreviewed. */
+  analyticsSettings: '/api/analytics/settings/',
+  /** GET: the campaign report (.xlsx) of a project or folder with subfolders. */
+  analyticsCampaignReport: '/api/analytics/campaign-report/',
   openapi: '/api/openapi.json',
   docs: '/api/docs',
 } as const;

@@ -9,6 +9,8 @@ import { placementsRepository } from '../repositories/placements.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
 import { tagsRepository } from '../repositories/tags.repository.ts';
 import { writeExcelReport } from '../reports/excel-report.ts';
+import { ClutterIndex, countedReviews } from '../analytics/exposure.ts';
+import { getSettings, placementRates } from '../analytics/settings.ts';
 import { attachmentDisposition, excelReportFileName } from '../reports/report-file-name.ts';
 import { orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
@@ -25,7 +27,7 @@ export const excelRoutes = (ctx: AppContext) =>
         schema: {
           tags: ['reports'],
           description:
-            "The detection report of a video as .xlsx, streamed. tag_ids adds a sheet per tag; bFilter and pFilter restrict brands and placements (repeat the parameter); the project's hidden brands and placements are left out.",
+            "The detection report of a video as .xlsx, streamed: the counted detections (reviewed-true, and unreviewed unless the organization's analytics setting says otherwise). tag_ids adds a sheet per tag; bFilter and pFilter restrict brands and placements (repeat the parameter); the project's hidden brands and placements are left out.",
           querystring: ExcelQuery,
           response: { ...errors },
         },
@@ -44,17 +46,29 @@ export const excelRoutes = (ctx: AppContext) =>
         const hidden = video.project_id
           ? await projectsRepository.hidden(ctx.db, org, video.project_id)
           : { brandIds: [], placementIds: [] };
-        const [brands, placements, tags] = await Promise.all([
+        const [brands, placements, tags, settings, rates] = await Promise.all([
           brandsRepository.list(ctx.db, org),
           placementsRepository.list(ctx.db, org),
           tagIds.length ? tagsRepository.list(ctx.db, org, tagIds) : Promise.resolve([]),
+          getSettings(ctx.db, org),
+          placementRates(ctx.db, org),
         ]);
+        // The organization's setting chooses whether unreviewed detections count (analytics/exposure.ts).
+        const reviews = countedReviews(settings.count_unreviewed);
+        // Clutter counts the other brands on screen whatever bFilter and pFilter show.
+        const spans = await ctx.db.query<{ brand_id: number; time_begin: number; time_end: number }>(
+          `SELECT brand_id, time_begin, time_end FROM detections
+           WHERE organization_id = $1 AND video_id = $2 AND review = ANY($3::text[])
+             AND NOT (brand_id = ANY($4::int[])) AND NOT (placement_id = ANY($5::int[]))`,
+          [org, video.id, reviews, hidden.brandIds, hidden.placementIds],
+        );
         const rows = streamDetections(ctx.db, org, {
           videoId: video.id,
           brandIds: bFilter,
           placementIds: pFilter,
           hiddenBrandIds: hidden.brandIds,
           hiddenPlacementIds: hidden.placementIds,
+          reviews,
         });
         const detections = (async function* () {
           for await (const r of rows) {
@@ -80,6 +94,9 @@ export const excelRoutes = (ctx: AppContext) =>
             tags,
             withoutPlacement: q.without_placement === true,
             detections,
+            clutter: new ClutterIndex(spans),
+            rates,
+            currency: settings.currency,
           },
           out,
         ).catch((err: Error) => {

@@ -92,6 +92,8 @@ export async function analyzeVideoJob(
   );
   const progress = throttledProgress((p) => repo.setProgress(ctx.db, video.id, Math.min(99, p), owner));
   const started = performance.now();
+  // The dashboard's ETA uses the measured speed (analytics/dashboard.ts).
+  await ctx.db.query('UPDATE videos SET analysis_started_at = now() WHERE id = $1', [video.id]);
   let analysis: MediaAnalysis;
   try {
     await ensureThumbnails(ctx, video);
@@ -151,6 +153,10 @@ export async function analyzeVideoJob(
       status_reason: '',
       request_hash: hash,
     });
+    await tx.query(
+      'UPDATE videos SET analysis_wall_seconds = $2, analysis_finished_at = now() WHERE id = $1',
+      [video.id, (performance.now() - started) / 1000],
+    );
     await repo.releaseAnalysis(tx, video.id, owner);
     return true;
   });

@@ -1,6 +1,13 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { measureDetection } from './detection-measure.ts';
+import {
+  AccumulatorMap,
+  ClutterIndex,
+  ExposureAccumulator,
+  means,
+  measureDetection,
+  mediaValue,
+} from '../analytics/exposure.ts';
 import {
   escapeCellText,
   INTEGER_FORMAT,
@@ -11,7 +18,6 @@ import {
   TIME_FORMAT,
 } from './excel-cells.ts';
 import { screenRegion } from './quad-geometry.ts';
-import { ExposureStats, StatsMap } from './report-stats.ts';
 
 export interface ReportVideo {
   id: number;
@@ -73,12 +79,20 @@ export interface ReportInput {
   withoutPlacement: boolean;
   /** Streamed from the database in id order, already filtered (bFilter, pFilter, hidden, false positives). */
   detections: AsyncIterable<ReportDetection>;
+  /**
+   * The video's counted detections' spans by brand (before bFilter/pFilter), for the clutter
+   * measure; absent: no clutter (every detection alone on screen).
+   */
+  clutter?: ClutterIndex;
+  /** Media value: rate per second per placement (missing: 0) and the currency; absent: no value. */
+  rates?: Map<number, number>;
+  currency?: string;
 }
 
 type Sheet = ExcelJS.Worksheet;
 type Cell = ExcelJS.CellValue;
 
-interface ColumnSpec {
+export interface ColumnSpec {
   header: string;
   width: number;
   numFmt?: string;
@@ -92,6 +106,32 @@ const STAT_COLUMNS: ColumnSpec[] = [
   { header: 'Mean size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
   { header: 'Largest size (% of frame)', width: 14, numFmt: PERCENT_FORMAT },
 ];
+
+/** The measures of analytics/exposure.ts that the summaries add after share of voice. */
+const MEASURE_COLUMNS: ColumnSpec[] = [
+  { header: 'Size-weighted exposure (s)', width: 15, numFmt: SECONDS_FORMAT },
+  { header: 'Position weight', width: 11, numFmt: '0.000' },
+  { header: 'Clutter', width: 10, numFmt: '0.00' },
+];
+
+function measureCells(stats: ExposureAccumulator): Cell[] {
+  const t = stats.totals();
+  const m = means(t);
+  return [t.size_weighted_s, m.position_weight, m.clutter];
+}
+
+/** A brand's media value: the sum over its placements of rate x valued seconds (exposure.ts). */
+function brandMediaValue(input: ReportInput, byBrandPlacement: AccumulatorMap<string>, brandId: number): number {
+  const rows = [...byBrandPlacement.entries].flatMap(([key, acc]) => {
+    const [b, placementId] = key.split(':').map(Number);
+    return b === brandId ? [{ placement_id: placementId, valued_s: acc.totals().valued_s }] : [];
+  });
+  return mediaValue(rows, input.rates ?? new Map());
+}
+
+function moneyFormat(input: ReportInput): string {
+  return `#,##0.00 "${input.currency ?? 'EUR'}"`;
+}
 
 /** Rows written between two chances for the output to drain (keeps the zip pipeline from buffering). */
 const FLUSH_EVERY = 1000;
@@ -133,10 +173,11 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
     detections: namer.name('Detections'),
   };
 
-  const all = new ExposureStats();
-  const byBrand = new StatsMap<number>();
-  const byBrandPlacement = new StatsMap<string>();
-  const byTag = new StatsMap<number>();
+  const all = new ExposureAccumulator();
+  const byBrand = new AccumulatorMap<number>();
+  const byBrandPlacement = new AccumulatorMap<string>();
+  const byTag = new AccumulatorMap<number>();
+  const clutter = input.clutter ?? new ClutterIndex([]);
 
   // The detections sheet goes first into the zip: exceljs only releases committed rows of the
   // first uncommitted worksheet (exceljs issue #629), so the summaries are added after it and the
@@ -170,15 +211,16 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
   let written = 0;
   for await (const d of input.detections) {
     const measure = measureDetection(d.coordinates, video.width, video.height);
-    all.add(d.time_begin, d.time_end, measure);
-    byBrand.get(d.brandId).add(d.time_begin, d.time_end, measure);
-    byBrandPlacement.get(`${d.brandId}:${d.placementId}`).add(d.time_begin, d.time_end, measure);
+    const others = clutter.othersOnScreen(d.brandId, d.time_begin, d.time_end);
+    all.add(d.time_begin, d.time_end, measure, others);
+    byBrand.get(d.brandId).add(d.time_begin, d.time_end, measure, others);
+    byBrandPlacement.get(`${d.brandId}:${d.placementId}`).add(d.time_begin, d.time_end, measure, others);
     input.tags.forEach((tag, i) => {
       if (
         tag.brand === d.brandId &&
         (tag.placements.length === 0 || tag.placements.includes(d.placementId))
       ) {
-        byTag.get(i).add(d.time_begin, d.time_end, measure);
+        byTag.get(i).add(d.time_begin, d.time_end, measure, others);
       }
     });
 
@@ -212,7 +254,7 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
   detections.commit();
 
   const durationMs = videoDurationMs(video);
-  const summary = writeSummarySheet(workbook, names.summary, input, byBrand, all, durationMs);
+  const summary = writeSummarySheet(workbook, names.summary, input, byBrand, byBrandPlacement, all, durationMs);
   const sheetsFirst: Sheet[] = [summary];
   if (names.byPlacement) {
     sheetsFirst.push(writePlacementSheet(workbook, names.byPlacement, input, byBrandPlacement, durationMs));
@@ -230,8 +272,9 @@ function writeSummarySheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   name: string,
   input: ReportInput,
-  byBrand: StatsMap<number>,
-  all: ExposureStats,
+  byBrand: AccumulatorMap<number>,
+  byBrandPlacement: AccumulatorMap<string>,
+  all: ExposureAccumulator,
   durationMs: number,
 ): Sheet {
   const { video } = input;
@@ -240,6 +283,8 @@ function writeSummarySheet(
     { header: 'Localized name', width: 24 },
     ...STAT_COLUMNS,
     { header: 'Share of voice', width: 13, numFmt: PERCENT_FORMAT },
+    ...MEASURE_COLUMNS,
+    { header: `Media value (${input.currency ?? 'EUR'})`, width: 16, numFmt: moneyFormat(input) },
   ];
   const preamble: Cell[][] = [
     ['Video', text(video.name)],
@@ -266,12 +311,21 @@ function writeSummarySheet(
         text(brand?.name ?? `#${brandId}`),
         text(brand?.localized_name ?? ''),
         ...statsCells(stats, durationMs, voiceTotal),
+        ...measureCells(stats),
+        brandMediaValue(input, byBrandPlacement, brandId),
       ])
       .commit();
   }
   sheet.addRow([]).commit();
   // Any brand on screen: the union over all brands; share of voice does not apply.
-  const total = sheet.addRow(['All brands', '', ...statsCells(all, durationMs, 0)]);
+  const totalValue = rows.reduce((sum, r) => sum + brandMediaValue(input, byBrandPlacement, r.brandId), 0);
+  const total = sheet.addRow([
+    'All brands',
+    '',
+    ...statsCells(all, durationMs, 0),
+    ...measureCells(all),
+    totalValue,
+  ]);
   total.font = TOTAL_FONT;
   total.commit();
   sheet.commit();
@@ -282,7 +336,7 @@ function writePlacementSheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   name: string,
   input: ReportInput,
-  byBrandPlacement: StatsMap<string>,
+  byBrandPlacement: AccumulatorMap<string>,
   durationMs: number,
 ): Sheet {
   const columns: ColumnSpec[] = [
@@ -292,6 +346,8 @@ function writePlacementSheet(
     { header: 'Localized name', width: 24 },
     ...STAT_COLUMNS,
     { header: 'Share of voice in placement', width: 15, numFmt: PERCENT_FORMAT },
+    ...MEASURE_COLUMNS,
+    { header: `Media value (${input.currency ?? 'EUR'})`, width: 16, numFmt: moneyFormat(input) },
   ];
   const sheet = addTableSheet(workbook, name, columns, []);
   const rows = [...byBrandPlacement.entries].map(([key, stats]) => {
@@ -318,6 +374,8 @@ function writePlacementSheet(
         text(brand?.name ?? `#${r.brandId}`),
         text(brand?.localized_name ?? ''),
         ...statsCells(r.stats, durationMs, voiceByPlacement.get(r.placementId) ?? 0),
+        ...measureCells(r.stats),
+        (input.rates?.get(r.placementId) ?? 0) * r.stats.totals().valued_s,
       ])
       .commit();
   }
@@ -330,8 +388,8 @@ function writeTagSheet(
   name: string,
   input: ReportInput,
   tag: ReportTag,
-  tagStats: ExposureStats,
-  byBrandPlacement: StatsMap<string>,
+  tagStats: ExposureAccumulator,
+  byBrandPlacement: AccumulatorMap<string>,
   durationMs: number,
 ): Sheet {
   const brand = input.brands.get(tag.brand);
@@ -363,7 +421,7 @@ function writeTagSheet(
   const rows = placementIds.map((placementId) => ({
     placementId,
     placement: placementName(input, placementId),
-    stats: byBrandPlacement.entries.get(`${tag.brand}:${placementId}`) ?? new ExposureStats(),
+    stats: byBrandPlacement.entries.get(`${tag.brand}:${placementId}`) ?? new ExposureAccumulator(),
   }));
   const voiceTotal = rows.reduce((sum, r) => sum + r.stats.exposureSeconds, 0);
   rows.sort(
@@ -387,7 +445,7 @@ function writeTagSheet(
 }
 
 /** Detections, exposure, share of video, mean size, largest size, share of voice (or blank). */
-function statsCells(stats: ExposureStats, durationMs: number, voiceTotal: number): Cell[] {
+function statsCells(stats: ExposureAccumulator, durationMs: number, voiceTotal: number): Cell[] {
   const exposure = stats.exposureSeconds;
   return [
     stats.count,
@@ -403,7 +461,7 @@ function statsCells(stats: ExposureStats, durationMs: number, voiceTotal: number
  * Adds a sheet whose table header sits under `preamble` rows, frozen, with an autofilter and
  * per-column widths and number formats (column styles apply to every later cell of the column).
  */
-function addTableSheet(
+export function addTableSheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   name: string,
   columns: ColumnSpec[],
@@ -446,7 +504,7 @@ function addTableSheet(
  * its private worksheet list, which workbook.xml is rendered from. If a future exceljs changes
  * that, the report still opens, only with Detections as the first tab.
  */
-function putSheetsFirst(workbook: ExcelJS.stream.xlsx.WorkbookWriter, first: Sheet[]): void {
+export function putSheetsFirst(workbook: ExcelJS.stream.xlsx.WorkbookWriter, first: Sheet[]): void {
   const internal = workbook as unknown as { _worksheets?: unknown };
   if (!Array.isArray(internal._worksheets)) return;
   const rest = internal._worksheets.filter((s: unknown) => s && !first.includes(s as Sheet));
@@ -466,7 +524,7 @@ const MAX_ZIP_BACKLOG = 1 << 20;
  * The backlog is read from exceljs's internal sheet stream; if that shape is not there (another
  * exceljs version) this only yields and checks the destination's own back-pressure.
  */
-async function letOutputDrain(sheet: Sheet, out: NodeJS.WritableStream): Promise<void> {
+export async function letOutputDrain(sheet: Sheet, out: NodeJS.WritableStream): Promise<void> {
   const writable = out as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
   do {
     await new Promise<void>((resolve) => setTimeout(resolve, 1));

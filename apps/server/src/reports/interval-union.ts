@@ -8,6 +8,7 @@
 export class IntervalUnion {
   private starts: number[] = [];
   private ends: number[] = [];
+  private instants: number[] = [];
 
   add(begin: number, end: number): void {
     if (!(end > begin)) return;
@@ -31,6 +32,31 @@ export class IntervalUnion {
     const mergedEnd = Math.max(end, ends[hi - 1]);
     starts.splice(lo, hi - lo, mergedBegin);
     ends.splice(lo, hi - lo, mergedEnd);
+  }
+
+  /**
+   * Records a zero-length span (a detection drawn at one instant): it covers nothing, but
+   * `covers` answers true at that instant.
+   */
+  addInstant(at: number): void {
+    this.instants.push(at);
+  }
+
+  /** Length (ms) of [begin, end] that the union covers. */
+  overlap(begin: number, end: number): number {
+    if (!(end > begin)) return 0;
+    const { starts, ends } = this;
+    let sum = 0;
+    for (let i = lowerBound(ends, begin); i < starts.length && starts[i] < end; i++) {
+      sum += Math.min(end, ends[i]) - Math.max(begin, starts[i]);
+    }
+    return sum;
+  }
+
+  /** Whether an instant lies in a span (ends included) or is a recorded instant. */
+  covers(at: number): boolean {
+    const i = lowerBound(this.ends, at);
+    return (i < this.starts.length && this.starts[i] <= at) || this.instants.includes(at);
   }
 
   /** Total covered length (ms). */

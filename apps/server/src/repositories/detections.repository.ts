@@ -312,6 +312,8 @@ export async function* streamDetections(
     placementIds: number[];
     hiddenBrandIds: number[];
     hiddenPlacementIds: number[];
+    /** Only these review states (analytics: the counted ones); absent: every listed state. */
+    reviews?: readonly string[];
   },
   pageSize = 2000,
 ): AsyncGenerator<ReportRow> {
@@ -325,8 +327,19 @@ export async function* streamDetections(
          AND (cardinality($4::int[]) = 0 OR d.brand_id = ANY($4::int[]))
          AND (cardinality($5::int[]) = 0 OR d.placement_id = ANY($5::int[]))
          AND NOT (d.brand_id = ANY($6::int[])) AND NOT (d.placement_id = ANY($7::int[]))
+         AND ($9::text[] IS NULL OR d.review = ANY($9::text[]))
        ORDER BY d.id LIMIT $8`,
-      [org, f.videoId, last, f.brandIds, f.placementIds, f.hiddenBrandIds, f.hiddenPlacementIds, pageSize],
+      [
+        org,
+        f.videoId,
+        last,
+        f.brandIds,
+        f.placementIds,
+        f.hiddenBrandIds,
+        f.hiddenPlacementIds,
+        pageSize,
+        f.reviews ?? null,
+      ],
     );
     for (const r of rows) yield { ...r, id: Number(r.id) };
     if (rows.length < pageSize) return;

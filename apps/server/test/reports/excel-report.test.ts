@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { writeExcelReport, type ReportDetection, type ReportInput } from '../../src/reports/excel-report.ts';
 import { escapeCellText, SheetNamer } from '../../src/reports/excel-cells.ts';
 import { IntervalUnion } from '../../src/reports/interval-union.ts';
+import { ClutterIndex } from '../../src/analytics/exposure.ts';
 import { quadFrameShare, screenRegion } from '../../src/reports/quad-geometry.ts';
 
 const W = 1000;
@@ -138,6 +139,27 @@ describe('writeExcelReport', () => {
     expect(total.getCell(4).value).toBeCloseTo(7); // 0-6 s and 10-11 s, whichever brand
   });
 
+  it('adds the measures of analytics/exposure.ts: size-weighted exposure, position, clutter, media value', async () => {
+    const workbook = await buildReport(
+      baseInput({
+        clutter: new ClutterIndex(DETECTIONS.map((d) => ({ brand_id: d.brandId, time_begin: d.time_begin, time_end: d.time_end }))),
+        rates: new Map([[10, 2]]),
+        currency: 'USD',
+      }),
+    );
+    const rows = table(workbook.getWorksheet('Summary')!, 4);
+    const evil = rows.find((r) => r['Localized name'] === "'@evil")!;
+    // 2 s at 2% of the frame in the centre, with acme on screen all the time (n = 1, factor 0.5):
+    // valued seconds 2 x 1 x 0.5 = 1, at 2 USD per second on the board.
+    expect(evil['Size-weighted exposure (s)']).toBeCloseTo(0.04);
+    expect(evil['Position weight']).toBeCloseTo(1);
+    expect(evil.Clutter).toBeCloseTo(1);
+    expect(evil['Media value (USD)']).toBeCloseTo(2);
+    const placements = table(workbook.getWorksheet('By placement')!, 1);
+    const shirt = placements.find((r) => r.Placement === "'-Shirt")!;
+    expect(shirt['Media value (USD)']).toBe(0); // no rate for the shirt
+  });
+
   it('lists every detection with times, size, position, confidence and review state', async () => {
     const sheet = (await buildReport(baseInput())).getWorksheet('Detections')!;
     const rows = table(sheet, 1);
@@ -176,7 +198,7 @@ describe('writeExcelReport', () => {
     expect(detections.getCell('H2').numFmt).toBe('0.00%');
     const summary = workbook.getWorksheet('Summary')!;
     expect(summary.views[0]).toMatchObject({ state: 'frozen', ySplit: 4 });
-    expect(summary.autoFilter).toBe('A4:H4');
+    expect(summary.autoFilter).toBe('A4:L4');
     expect(summary.getCell('E5').numFmt).toBe('0.00%');
   });
 

@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Queryable } from '@logo-review/db';
+import type { AppContext } from '../context.ts';
+import { brandsRepository } from '../repositories/brands.repository.ts';
+import { streamDetections } from '../repositories/detections.repository.ts';
+import { placementsRepository } from '../repositories/placements.repository.ts';
+import { excelReportFileName } from '../reports/report-file-name.ts';
+import { hiddenOf } from './analytics-store.ts';
+import { writeCampaignReport, type CampaignVideo } from './campaign-report.ts';
+import { countedReviews } from './exposure.ts';
+import { scopeSql, type Scope } from './scope.ts';
+import { getSettings, placementRates } from './settings.ts';
+
+const run = promisify(execFile);
+
+interface ScopedVideo extends CampaignVideo {
+  project_id: number | null;
+  stored_path: string;
+}
+
+/** Videos of a scope in upload order, a page at a time. */
+async function* scopedVideos(db: Queryable, scope: Scope, pageSize = 200): AsyncGenerator<ScopedVideo> {
+  const where = scopeSql(scope, 1);
+  let lastCreated: Date | null = null;
+  let lastId = 0;
+  for (;;) {
+    const n = where.params.length;
+    const rows: ScopedVideo[] = await db.query<ScopedVideo>(
+      `SELECT v.id, v.name, v.created_at, v.duration, v.width, v.height, v.project_id, v.stored_path
+       FROM videos v WHERE ${where.sql}
+         AND ($${n + 1}::timestamptz IS NULL OR (v.created_at, v.id) > ($${n + 1}::timestamptz, $${n + 2}::int))
+       ORDER BY v.created_at, v.id LIMIT ${pageSize}`,
+      [...where.params, lastCreated, lastId],
+    );
+    yield* rows;
+    if (rows.length < pageSize) return;
+    lastCreated = new Date(rows[rows.length - 1].created_at);
+    lastId = rows[rows.length - 1].id;
+  }
+}
+
+/** One frame of a video as a 320 px wide JPEG, cut with ffmpeg (null when it cannot be read). */
+export async function cutFrame(file: string, seconds: number): Promise<Buffer | null> {
+  try {
+    const { stdout } = await run(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-ss',
+        Math.max(0, seconds).toFixed(3),
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        'scale=320:-2',
+        '-q:v',
+        '4',
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'mjpeg',
+        'pipe:1',
+      ],
+      { encoding: 'buffer', timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    return stdout.length > 0 ? stdout : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the campaign report of a scope to `out` (streamed; exceljs ends `out`). */
+export async function campaignReport(ctx: AppContext, scope: Scope, out: NodeJS.WritableStream): Promise<void> {
+  const { db } = ctx;
+  const org = scope.org;
+  const [settings, rates, brands, placements] = await Promise.all([
+    getSettings(db, org),
+    placementRates(db, org),
+    brandsRepository.list(db, org),
+    placementsRepository.list(db, org),
+  ]);
+  const reviews = countedReviews(scope.includeUnreviewed);
+  const hiddenCache = new Map<number, { brandIds: number[]; placementIds: number[] }>();
+  const hidden = async (projectId: number | null) => {
+    if (!projectId) return { brandIds: [], placementIds: [] };
+    let h = hiddenCache.get(projectId);
+    if (!h) hiddenCache.set(projectId, (h = await hiddenOf(db, org, projectId)));
+    return h;
+  };
+  await writeCampaignReport(
+    {
+      title: scope.title,
+      currency: settings.currency,
+      includeUnreviewed: scope.includeUnreviewed,
+      brands: new Map(brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }])),
+      placements: new Map(placements.map((p) => [p.id, p])),
+      rates,
+      videos: scopedVideos(db, scope),
+      async spans(v) {
+        const h = await hidden((v as ScopedVideo).project_id);
+        return db.query<{ brand_id: number; time_begin: number; time_end: number }>(
+          `SELECT brand_id, time_begin, time_end FROM detections
+           WHERE video_id = $1 AND review = ANY($2::text[])
+             AND NOT (brand_id = ANY($3::int[])) AND NOT (placement_id = ANY($4::int[]))`,
+          [v.id, reviews, h.brandIds, h.placementIds],
+        );
+      },
+      async *detections(v) {
+        const h = await hidden((v as ScopedVideo).project_id);
+        yield* streamDetections(db, org, {
+          videoId: v.id,
+          brandIds: [],
+          placementIds: [],
+          hiddenBrandIds: h.brandIds,
+          hiddenPlacementIds: h.placementIds,
+          reviews,
+        });
+      },
+      frame: (v, seconds) => cutFrame(ctx.storage.resolve((v as ScopedVideo).stored_path), seconds),
+    },
+    out,
+  );
+}
+
+/** 'Campaign - {project or folder name}.xlsx', made safe as a file name. */
+export function campaignFileName(title: string): string {
+  return excelReportFileName(`Campaign - ${title}`);
+}
