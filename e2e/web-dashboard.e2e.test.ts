@@ -33,8 +33,9 @@ beforeAll(async () => {
 }, 600_000);
 
 const dashboardOf = (query: string) => api.call<DashboardAnswer>('GET', `/api/analytics/dashboard/?${query}`);
+/** Seconds as the dashboard writes them (a no-break space before the unit). */
 const s1 = (n: number) =>
-  `${n.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
+  `${n.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0s`;
 
 async function chooseScope(page: Page, option: string): Promise<void> {
   await page.getByRole('combobox', { name: 'Videos' }).click();

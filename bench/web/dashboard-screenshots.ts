@@ -4,7 +4,7 @@
  * Usage: node --import tsx bench/web/dashboard-screenshots.ts [outDir]   (default apps/web/screenshots)
  * Starts its own server (fresh data folder) unless BASE_URL, USERNAME and PASSWORD are set.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { API, type Placement } from '@logo-review/contract';
@@ -13,11 +13,15 @@ import { launchBrowser, loginThroughUi, newPage } from '../../e2e/support/browse
 import { buildWebPrivately } from '../../e2e/support/build-web.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server-process.ts';
 import { seedCampaign } from '../../e2e/analytics-seed.ts';
-import { box, seedBrands, seedDetections, still } from '../../e2e/editor-seed.ts';
+import { box, editorTestVideo, seedBrands, seedDetections, still } from '../../e2e/editor-seed.ts';
 
 const outDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../apps/web/screenshots'));
 mkdirSync(outDir, { recursive: true });
-const WIDTHS = { 1440: { width: 1440, height: 900 }, 420: { width: 420, height: 900 } };
+const WIDE = { width: 1440, height: 900 };
+const WIDTHS: Array<[number, { width: number; height: number }]> = [
+  [1440, WIDE],
+  [420, { width: 420, height: 900 }],
+];
 
 /** The campaign seed, then more brands over its videos so that the charts have something to show. */
 async function seed(api: ApiClient) {
@@ -32,13 +36,29 @@ async function seed(api: ApiClient) {
         still(v.id, b.id, j % 2 ? shirt : led, begin, begin + 1000 + j * 700, box(20 + j * 60, 30, 80, 40)),
       );
     }
-  await seedDetections(api, list);
+  const created = await seedDetections(api, list);
+  // Half of them wait for review, like an engine's detections.
+  await api.call('PUT', API.detectionsReview, {
+    detectionIds: created.filter((_, i) => i % 2 === 0).map((d) => d.id),
+    review: 'UNREVIEWED',
+  });
   const placements = await api.call<Placement[]>('GET', API.placements);
   await api.call('PUT', '/api/analytics/settings/', {
     currency: 'EUR',
     rates: placements.map((p, i) => ({ placement_id: p.id, rate_per_second: 50 + i * 25 })),
   });
   return s;
+}
+
+/** Uploads a file without waiting for its analysis (the Processing card shows it). */
+async function uploadOnly(api: ApiClient, name: string, data: Blob, file: string) {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('folder', '');
+  form.append('videoFile', data, file);
+  await api
+    .call('POST', API.videoCreate, form)
+    .catch((e: Error) => console.log(`upload ${name}: ${e.message}`));
 }
 
 async function settle(page: Page) {
@@ -55,14 +75,40 @@ async function main() {
   const password = process.env.PASSWORD ?? server!.password;
   const browser = await launchBrowser();
   try {
-    const s = await seed(await ApiClient.login(baseURL, username, password));
-    const { page } = await newPage(browser, baseURL, WIDTHS[1440]);
+    const api = await ApiClient.login(baseURL, username, password);
+    const s = await seed(api);
+    const long = editorTestVideo(120);
+    await uploadOnly(
+      api,
+      'Serie A Match 3',
+      new Blob([readFileSync(long)], { type: 'video/mp4' }),
+      'match3.mp4',
+    );
+    await uploadOnly(
+      api,
+      'Serie A Match 4',
+      new Blob([readFileSync(long)], { type: 'video/mp4' }),
+      'match4.mp4',
+    );
+    const { page } = await newPage(browser, baseURL, WIDE);
     await loginThroughUi(page, username, password);
-    for (const [width, vp] of Object.entries(WIDTHS)) {
+    for (const [width, vp] of WIDTHS) {
       await page.setViewportSize(vp);
       await page.goto('/');
       await settle(page);
       await page.screenshot({ path: path.join(outDir, `dashboard-${width}.png`), fullPage: true });
+      if (process.env.CLIPS_DIR)
+        for (const name of [
+          'Exposure per brand',
+          'Share of voice',
+          'Exposure by placement',
+          'Exposure over the videos',
+        ])
+          await page
+            .getByRole('region', { name })
+            .screenshot({
+              path: path.join(process.env.CLIPS_DIR, `${width}-${name.replace(/ /g, '-')}.png`),
+            });
       await page.goto(`/?folder=${s.folder.id}`);
       await settle(page);
       await page
@@ -75,7 +121,7 @@ async function main() {
         fullPage: true,
       });
     }
-    await page.setViewportSize(WIDTHS[1440]);
+    await page.setViewportSize(WIDE);
     await page.goto('/');
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Media value settings' }).click();

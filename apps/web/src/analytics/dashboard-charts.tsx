@@ -16,7 +16,7 @@ const secondsFormatter = (v: number | null) => (v === null ? '' : formatSeconds(
 /** Axis labels longer than this are cut with an ellipsis (the tooltip and the table show them whole). */
 const short = (label: string, max = 14) => (label.length > max ? `${label.slice(0, max - 1)}…` : label);
 /** Horizontal bars: a row per item, so long lists stay readable on a narrow screen. */
-const barsHeight = (n: number) => 48 + Math.max(1, n) * 30;
+const barsHeight = (n: number) => Math.max(170, 64 + n * 34);
 
 export function ExposureChart({ bars }: { bars: BrandBar[] }) {
   return (
@@ -52,7 +52,7 @@ export function ShareOfVoiceChart({ slices }: { slices: Slice[] }) {
           outerRadius: 100,
           paddingAngle: 1,
           cornerRadius: 2,
-          valueFormatter: (v) => `${v.value.toFixed(1)} %`,
+          valueFormatter: (v) => `${v.value.toFixed(1)}\u00a0%`,
         },
       ]}
       slotProps={{ legend: { direction: 'vertical', position: { vertical: 'middle', horizontal: 'end' } } }}
@@ -118,7 +118,8 @@ export function TimelineChart({ timeline }: { timeline: Timeline }) {
         valueFormatter: secondsFormatter,
       }))}
       slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'top', horizontal: 'center' } } }}
-      margin={{ right: 16 }}
+      // Room for the last video's name under the axis end.
+      margin={{ right: 36, left: 8 }}
     />
   );
 }

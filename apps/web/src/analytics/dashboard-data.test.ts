@@ -172,9 +172,10 @@ describe('dashboard chart data', () => {
 describe('formatting', () => {
   it('ETA in s, min, h; unknown without a measured speed', () => {
     expect(formatEta(null)).toBe('unknown');
-    expect(formatEta(44.6)).toBe('45 s');
-    expect(formatEta(12 * 60 + 10)).toBe('12 min');
-    expect(formatEta(2 * 3600 + 5 * 60)).toBe('2 h 05 min');
+    // Units are joined with a no-break space.
+    expect(formatEta(44.6)).toBe('45\u00a0s');
+    expect(formatEta(12 * 60 + 10)).toBe('12\u00a0min');
+    expect(formatEta(2 * 3600 + 5 * 60)).toBe('2\u00a0h 05\u00a0min');
   });
   it('money in the currency; an unknown code is shown as text', () => {
     expect(formatMoney(1520.4, 'EUR')).toBe('€1,520');

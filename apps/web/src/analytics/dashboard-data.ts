@@ -70,11 +70,13 @@ export function scopeFromFilters(f: DashboardFilters): { scope: AnalyticsScope }
 const number1 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
+/** Between a number and its unit: a no-break space, so that '12.5 s' never wraps in a narrow table. */
+export const NBSP = '\u00a0';
 /** Exposure seconds with one decimal: '1,234.5 s'. */
-export const formatSeconds = (s: number) => `${number1.format(s)} s`;
+export const formatSeconds = (s: number) => `${number1.format(s)}${NBSP}s`;
 export const formatCount = (n: number) => integer.format(n);
 /** A share 0..1 as a percentage with one decimal: '11.7 %'. */
-export const formatShare = (share: number) => `${number1.format(share * 100)} %`;
+export const formatShare = (share: number) => `${number1.format(share * 100)}${NBSP}%`;
 
 /** A money amount in the organization's currency (falls back to the code when Intl does not know it). */
 export function formatMoney(value: number, currency: string): string {
@@ -91,11 +93,11 @@ export function formatMoney(value: number, currency: string): string {
 export function formatEta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return 'unknown';
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return `${s}${NBSP}s`;
   const minutes = Math.round(s / 60);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return `${minutes}${NBSP}min`;
   const h = Math.floor(minutes / 60);
-  return `${h} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${h}${NBSP}h ${String(minutes % 60).padStart(2, '0')}${NBSP}min`;
 }
 
 // ---- chart data ---------------------------------------------------------------------------------------

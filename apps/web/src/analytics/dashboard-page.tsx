@@ -258,13 +258,29 @@ function ChartCard({
   );
 }
 
-function SimpleTable({ label, head, rows }: { label: string; head: string[]; rows: (string | number)[][] }) {
+/**
+ * A small table; the first `textColumns` columns hold text (left-aligned), the rest numbers
+ * (right-aligned, never wrapped: a narrow screen scrolls the table sideways instead).
+ */
+function SimpleTable({
+  label,
+  head,
+  rows,
+  textColumns = 1,
+}: {
+  label: string;
+  head: string[];
+  rows: (string | number)[][];
+  textColumns?: number;
+}) {
+  const align = (i: number) => (i < textColumns ? 'left' : 'right');
+  const nowrap = (i: number) => (i < textColumns ? undefined : { whiteSpace: 'nowrap' as const });
   return (
     <Table size="small" stickyHeader aria-label={label}>
       <TableHead>
         <TableRow>
           {head.map((h, i) => (
-            <TableCell key={h} align={i === 0 ? 'left' : 'right'}>
+            <TableCell key={h} align={align(i)} sx={nowrap(i)}>
               {h}
             </TableCell>
           ))}
@@ -274,7 +290,11 @@ function SimpleTable({ label, head, rows }: { label: string; head: string[]; row
         {rows.map((r, i) => (
           <TableRow key={i}>
             {r.map((c, j) => (
-              <TableCell key={j} align={j === 0 ? 'left' : 'right'}>
+              <TableCell
+                key={j}
+                align={align(j)}
+                sx={{ ...nowrap(j), minWidth: j < textColumns ? 96 : undefined }}
+              >
                 {c}
               </TableCell>
             ))}
@@ -322,7 +342,7 @@ function Charts({ d }: { d: Dashboard }) {
             <SimpleTable
               label="Share of voice"
               head={['Brand', 'Share of voice']}
-              rows={slices.map((s) => [s.label, `${s.value.toFixed(1)} %`])}
+              rows={slices.map((s) => [s.label, formatShare(s.value / 100)])}
             />
           }
         />
@@ -352,6 +372,7 @@ function Charts({ d }: { d: Dashboard }) {
           table={
             <SimpleTable
               label="Exposure over the videos"
+              textColumns={2}
               head={['Video', 'Uploaded', 'All brands', ...line.series.map((s) => s.label)]}
               rows={line.videos.map((v, i) => [
                 v.name,
@@ -370,6 +391,7 @@ function Charts({ d }: { d: Dashboard }) {
           table={
             <SimpleTable
               label="Top videos per brand"
+              textColumns={3}
               head={['Brand', '#', 'Video', 'Exposure', 'Share of video', 'Media value']}
               rows={top.map((r) => [
                 r.brand,
@@ -469,7 +491,7 @@ function ReviewCard({ d }: { d: Dashboard }) {
             v.video.name,
             formatCount(v.reviewed),
             formatCount(v.total),
-            formatShare(v.share),
+            v.total === 0 ? '—' : formatShare(v.share),
           ])}
         />
       </TableContainer>
