@@ -53,7 +53,8 @@ const dashboard: Dashboard = {
   processing,
 };
 
-describe('DashboardPage', () => {
+// A whole page with MUI and user events: slower than the 5 s default on a busy machine.
+describe('DashboardPage', { timeout: 30_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('asks for the scope of the URL and shows totals, a table alternative, processing and review', async () => {
