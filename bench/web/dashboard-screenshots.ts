@@ -104,11 +104,9 @@ async function main() {
           'Exposure by placement',
           'Exposure over the videos',
         ])
-          await page
-            .getByRole('region', { name })
-            .screenshot({
-              path: path.join(process.env.CLIPS_DIR, `${width}-${name.replace(/ /g, '-')}.png`),
-            });
+          await page.getByRole('region', { name }).screenshot({
+            path: path.join(process.env.CLIPS_DIR, `${width}-${name.replace(/ /g, '-')}.png`),
+          });
       await page.goto(`/?folder=${s.folder.id}`);
       await settle(page);
       await page
