@@ -2,7 +2,8 @@
  * Seeds a PostgreSQL database for the analytics benchmarks (bench/api/analytics.ts and
  * bench/reports/campaign.ts): one organization with 20 brands, 8 placements (3 automatic ones and
  * 5 manual), 10 folders (5 roots with one subfolder each), a project over a quarter of the videos,
- * `videos` videos of 90 minutes at 1920x1080 uploaded over 2026, and `perVideo` detections per
+ * `videos` videos of 90 minutes at 1920x1080 uploaded over 2026 (all pointing at one real
+ * 90-minute file), and `perVideo` detections per
  * video, generated inside PostgreSQL with generate_series (no rows travel through Node). Reviews:
  * about 70 % UNREVIEWED, 25 % TRUE_POSITIVE, 5 % FALSE_POSITIVE. Deterministic: hashes of the row
  * number, not random().
@@ -10,7 +11,7 @@
  * The database is kept between runs (`lr_bench_analytics_<videos>_<perVideo>`); `--fresh` rebuilds it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -51,7 +52,8 @@ export async function openSeeded(opts: {
     const c = new pg.Client({ connectionString: databaseUrl });
     await c.connect();
     complete =
-      (await c.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'bench_done'")).rowCount! > 0;
+      (await c.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'bench_done'")).rowCount! >
+      0;
     await c.end();
   }
   if (!complete) {
@@ -61,15 +63,39 @@ export async function openSeeded(opts: {
   await admin.end();
   mkdirSync(path.join(dataDir, 'files', 'videos'), { recursive: true });
   const videoFile = path.join(dataDir, 'files', 'videos', 'bench.mp4');
-  if (!existsSync(videoFile)) {
-    // A short real file: the campaign report cuts each brand's best frame from it with ffmpeg.
+  const marker = `${videoFile}.5400s`;
+  if (!existsSync(marker)) {
+    // A real 90-minute file (320x180, one frame a second, so it is quick to make): the campaign
+    // report seeks in it to cut each brand's best frame with ffmpeg.
     execFileSync('ffmpeg', [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=10',
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', videoFile,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=1:duration=5400',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '10',
+      videoFile,
     ]);
+    writeFileSync(marker, '');
   }
   const ctx = await createContext(
-    { ...loadConfig({}), dataDir, databaseUrl, role: 'api', adminPassword: 'bench-password', logLevel: 'warn' },
+    {
+      ...loadConfig({}),
+      dataDir,
+      databaseUrl,
+      role: 'api',
+      adminPassword: 'bench-password',
+      logLevel: 'warn',
+    },
     () => undefined,
   );
   let seededSeconds: number | null = null;
@@ -87,7 +113,11 @@ export async function openSeeded(opts: {
 
 async function seed(ctx: AppContext, videos: number, perVideo: number, log: (line: string) => void) {
   const db = ctx.db;
-  const user = await createUser(db, { organization: 'Bench analytics', username: 'bench', password: 'bench-password' });
+  const user = await createUser(db, {
+    organization: 'Bench analytics',
+    username: 'bench',
+    password: 'bench-password',
+  });
   const org = user.organization_id;
   await db.query(
     `INSERT INTO brands (organization_id, name, status) SELECT $1, 'Brand ' || g, 'ACTIVE' FROM generate_series(1, 20) g`,
@@ -136,8 +166,13 @@ async function seed(ctx: AppContext, videos: number, perVideo: number, log: (lin
      FROM generate_series(1, $4::int) g`,
     [org, folders, project.id, videos],
   );
-  const [range] = await db.query<{ lo: number }>('SELECT min(id) AS lo FROM videos WHERE organization_id = $1', [org]);
-  const brandLo = (await db.query<{ lo: number }>('SELECT min(id) AS lo FROM brands WHERE organization_id = $1', [org]))[0].lo;
+  const [range] = await db.query<{ lo: number }>(
+    'SELECT min(id) AS lo FROM videos WHERE organization_id = $1',
+    [org],
+  );
+  const brandLo = (
+    await db.query<{ lo: number }>('SELECT min(id) AS lo FROM brands WHERE organization_id = $1', [org])
+  )[0].lo;
   // Detections in batches of 100 videos, so progress shows.
   const t0 = performance.now();
   for (let first = 0; first < videos; first += 100) {
@@ -165,7 +200,9 @@ async function seed(ctx: AppContext, videos: number, perVideo: number, log: (lin
        ) d, LATERAL (SELECT d.tb + d.dur AS te) t`,
       [org, range.lo, perVideo, brandLo, placements, count],
     );
-    log(`  seeded videos ${first + 1}-${Math.min(videos, first + 100)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    log(
+      `  seeded videos ${first + 1}-${Math.min(videos, first + 100)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
   }
   await db.query('ANALYZE');
   await db.query('CREATE TABLE bench_done (at timestamptz DEFAULT now())');

@@ -32,7 +32,9 @@ const [{ n }] = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FRO
 console.log(`PostgreSQL: ${VIDEOS} videos, ${n.toLocaleString('en')} detections`);
 
 // Aggregates from scratch (what a migration of an existing database or a bulk import costs once).
-await ctx.db.query("INSERT INTO analytics_dirty (video_id) SELECT id FROM videos ON CONFLICT (video_id) DO UPDATE SET version = nextval('analytics_dirty_seq')");
+await ctx.db.query(
+  "INSERT INTO analytics_dirty (video_id) SELECT id FROM videos ON CONFLICT (video_id) DO UPDATE SET version = nextval('analytics_dirty_seq')",
+);
 let t0 = performance.now();
 const rebuilt = await refreshDirty(ctx.db, org);
 const rebuildSeconds = (performance.now() - t0) / 1000;
@@ -62,7 +64,9 @@ const cases: [string, string][] = [
 ];
 
 const q = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-console.log(`\n${'call'.padEnd(36)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)}  answer`);
+console.log(
+  `\n${'call'.padEnd(36)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)}  answer`,
+);
 for (const [name, url] of cases) {
   for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url, headers }); // warm up
   const times: number[] = [];

@@ -23,21 +23,19 @@ const VideoRef = Type.Object({ id: Id, name: Type.String() });
 const BrandRef = Type.Object({ id: Id, name: Type.String(), localized_name: Type.String() });
 const PlacementRef = Type.Object({ id: Id, localized_name: Type.String(), color: Type.String() });
 
-export const ProcessingAnswer = Type.Object(
-  {
-    speed: Nullable(Type.Number({ description: 'x real time over the last 20 analysed videos' })),
-    active: Type.Array(
-      Type.Object({
-        video: VideoRef,
-        status: Type.String(),
-        progress: Type.Number(),
-        duration: Type.Number(),
-        eta_seconds: Nullable(Type.Number()),
-      }),
-    ),
-    failed: Type.Array(Type.Object({ video: VideoRef, reason: Type.String(), updated_at: Type.String() })),
-  },
-);
+export const ProcessingAnswer = Type.Object({
+  speed: Nullable(Type.Number({ description: 'x real time over the last 20 analysed videos' })),
+  active: Type.Array(
+    Type.Object({
+      video: VideoRef,
+      status: Type.String(),
+      progress: Type.Number(),
+      duration: Type.Number(),
+      eta_seconds: Nullable(Type.Number()),
+    }),
+  ),
+  failed: Type.Array(Type.Object({ video: VideoRef, reason: Type.String(), updated_at: Type.String() })),
+});
 export type Processing = Static<typeof ProcessingAnswer>;
 
 const Exposure = {
@@ -45,84 +43,80 @@ const Exposure = {
   exposure_seconds: Type.Number(),
 };
 
-export const DashboardAnswer = Type.Object(
-  {
-    scope: Type.Object({
-      project: Nullable(Id),
-      folder: Nullable(Id),
-      from: Nullable(Type.String()),
-      to: Nullable(Type.String()),
-      include_unreviewed: Type.Boolean(),
-    }),
-    currency: Type.String(),
-    videos: Type.Integer(),
-    totals: Type.Object({
+export const DashboardAnswer = Type.Object({
+  scope: Type.Object({
+    project: Nullable(Id),
+    folder: Nullable(Id),
+    from: Nullable(Type.String()),
+    to: Nullable(Type.String()),
+    include_unreviewed: Type.Boolean(),
+  }),
+  currency: Type.String(),
+  videos: Type.Integer(),
+  totals: Type.Object({
+    ...Exposure,
+    size_weighted_seconds: Type.Number(),
+    media_value: Type.Number(),
+  }),
+  brands: Type.Array(
+    Type.Object({
+      brand: BrandRef,
       ...Exposure,
+      videos: Type.Integer(),
+      share_of_voice: Type.Number(),
       size_weighted_seconds: Type.Number(),
+      mean_share_of_frame: Type.Number(),
+      position_weight: Type.Number(),
+      clutter: Type.Number(),
       media_value: Type.Number(),
     }),
-    brands: Type.Array(
-      Type.Object({
-        brand: BrandRef,
-        ...Exposure,
-        videos: Type.Integer(),
-        share_of_voice: Type.Number(),
-        size_weighted_seconds: Type.Number(),
-        mean_share_of_frame: Type.Number(),
-        position_weight: Type.Number(),
-        clutter: Type.Number(),
-        media_value: Type.Number(),
-      }),
-    ),
-    placements: Type.Array(
-      Type.Object({
-        placement: PlacementRef,
-        exposure_seconds: Type.Number(),
-        media_value: Type.Number(),
-        rate_per_second: Type.Number(),
-        brands: Type.Array(
-          Type.Object({ brand_id: Id, exposure_seconds: Type.Number(), media_value: Type.Number() }),
-        ),
-      }),
-    ),
-    timeline: Type.Array(
-      Type.Object({
-        video: Type.Object({ id: Id, name: Type.String(), created_at: Type.String() }),
-        exposure_seconds: Type.Number(),
-        brands: Type.Array(Type.Object({ brand_id: Id, exposure_seconds: Type.Number() })),
-      }),
-    ),
-    top_videos: Type.Array(
-      Type.Object({
-        brand_id: Id,
-        videos: Type.Array(
-          Type.Object({
-            video: VideoRef,
-            exposure_seconds: Type.Number(),
-            share_of_video: Type.Number(),
-            media_value: Type.Number(),
-          }),
-        ),
-      }),
-    ),
-    review: Type.Object({
-      overall: Type.Object({ total: Type.Integer(), reviewed: Type.Integer(), share: Type.Number() }),
-      videos: Type.Array(
-        Type.Object({ video: VideoRef, total: Type.Integer(), reviewed: Type.Integer(), share: Type.Number() }),
+  ),
+  placements: Type.Array(
+    Type.Object({
+      placement: PlacementRef,
+      exposure_seconds: Type.Number(),
+      media_value: Type.Number(),
+      rate_per_second: Type.Number(),
+      brands: Type.Array(
+        Type.Object({ brand_id: Id, exposure_seconds: Type.Number(), media_value: Type.Number() }),
       ),
     }),
-    processing: ProcessingAnswer,
-  },
-);
+  ),
+  timeline: Type.Array(
+    Type.Object({
+      video: Type.Object({ id: Id, name: Type.String(), created_at: Type.String() }),
+      exposure_seconds: Type.Number(),
+      brands: Type.Array(Type.Object({ brand_id: Id, exposure_seconds: Type.Number() })),
+    }),
+  ),
+  top_videos: Type.Array(
+    Type.Object({
+      brand_id: Id,
+      videos: Type.Array(
+        Type.Object({
+          video: VideoRef,
+          exposure_seconds: Type.Number(),
+          share_of_video: Type.Number(),
+          media_value: Type.Number(),
+        }),
+      ),
+    }),
+  ),
+  review: Type.Object({
+    overall: Type.Object({ total: Type.Integer(), reviewed: Type.Integer(), share: Type.Number() }),
+    videos: Type.Array(
+      Type.Object({ video: VideoRef, total: Type.Integer(), reviewed: Type.Integer(), share: Type.Number() }),
+    ),
+  }),
+  processing: ProcessingAnswer,
+});
 export type Dashboard = Static<typeof DashboardAnswer>;
 
-export const AnalyticsSettingsAnswer = Type.Object(
-  {
-    currency: Type.String(),
-    count_unreviewed: Type.Boolean(),
-    rates: Type.Array(Type.Object({ placement: PlacementRef, rate_per_second: Type.Number() })),
-  },
-);
+export const AnalyticsSettingsAnswer = Type.Object({
+  currency: Type.String(),
+  count_unreviewed: Type.Boolean(),
+  rates: Type.Array(Type.Object({ placement: PlacementRef, rate_per_second: Type.Number() })),
+});
 export type AnalyticsSettings = Static<typeof AnalyticsSettingsAnswer>;
 
 export const AnalyticsSettingsBody = Type.Object({

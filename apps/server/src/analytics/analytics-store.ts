@@ -1,5 +1,5 @@
 /**
- * Per-video aggregates of the exposure measures (table video_brand_stats, migration 012) and the
+ * Per-video aggregates of the exposure measures (tables video_brand_stats and video_placement_stats, migration 012) and the
  * per-video review counts (video_review_stats). Triggers mark a video dirty (analytics_dirty) when
  * its detections, frame size or project's hidden brands and placements change; `refreshDirty`
  * rebuilds the marked videos of an organization with exposure.ts before the dashboard reads.
@@ -8,8 +8,10 @@ import { LISTED_REVIEW_STATES, REVIEW_STATE } from '@logo-review/contract';
 import type { Database, Queryable } from '@logo-review/db';
 import { projectsRepository } from '../repositories/projects.repository.ts';
 import {
+  ALL_PLACEMENTS,
   ClutterIndex,
   countedReviews,
+  mediaValue,
   VideoExposure,
   type Segment,
   type VideoStatsRow,
@@ -21,7 +23,7 @@ interface DetectionForStats {
   placement_id: number;
   time_begin: number;
   time_end: number;
-  coordinates: Segment[];
+  coordinates: readonly Segment[];
   review: string;
 }
 
@@ -63,7 +65,7 @@ export function measureVideo(
   return exposure.rows();
 }
 
-const STAT_COLUMNS = [
+const BRAND_COLUMNS = [
   'detections',
   'exposure_s',
   'size_weighted_s',
@@ -75,8 +77,44 @@ const STAT_COLUMNS = [
   'clutter_w',
   'clutter_factor_w',
   'duration_ms',
-  'best_share',
+  'media_value',
 ] as const;
+
+/** Lock key of an organization's aggregates: rate changes rewrite media values under it (PostgreSQL). */
+const RATES_LOCK = 727_274_012;
+
+/** Takes the organization's rates lock, shared (a refresh) or exclusive (a change of rates). */
+export async function lockRates(db: Database, tx: Queryable, org: number, exclusive: boolean): Promise<void> {
+  if (db.kind !== 'postgres') return; // PGlite: one connection, transactions never interleave
+  await tx.query(`SELECT ${exclusive ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [
+    RATES_LOCK,
+    org,
+  ]);
+}
+
+/**
+ * Rewrites the media values of the organization's aggregates from its current rates: per
+ * placement rate x valued seconds, per brand their sum (exposure.ts, mediaValue).
+ */
+export async function rewriteMediaValues(db: Database, org: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockRates(db, tx, org, true);
+    await tx.query(
+      `UPDATE video_placement_stats s SET media_value = s.valued_s * coalesce(r.rate_per_second, 0)
+       FROM placements p LEFT JOIN placement_rates r ON r.placement_id = p.id
+       WHERE p.id = s.placement_id AND s.organization_id = $1`,
+      [org],
+    );
+    await tx.query(
+      `UPDATE video_brand_stats b SET media_value = coalesce(x.value, 0)
+       FROM (SELECT video_id, with_unreviewed, brand_id, sum(media_value) AS value FROM video_placement_stats
+             WHERE organization_id = $1 GROUP BY video_id, with_unreviewed, brand_id) x
+       WHERE b.organization_id = $1 AND x.video_id = b.video_id AND x.with_unreviewed = b.with_unreviewed
+         AND x.brand_id = b.brand_id`,
+      [org],
+    );
+  });
+}
 
 /** Rebuilds one video's aggregates. Returns false when the video no longer exists. */
 export async function refreshVideo(db: Database, videoId: number): Promise<boolean> {
@@ -94,7 +132,17 @@ export async function refreshVideo(db: Database, videoId: number): Promise<boole
       await tx.query('DELETE FROM analytics_dirty WHERE video_id = $1', [videoId]);
       return false;
     }
-    const hidden = await hiddenOf(tx, video.organization_id, video.project_id);
+    const org = video.organization_id;
+    await lockRates(db, tx, org, false);
+    const hidden = await hiddenOf(tx, org, video.project_id);
+    const rates = new Map(
+      (
+        await tx.query<{ placement_id: number; rate_per_second: number }>(
+          'SELECT placement_id, rate_per_second FROM placement_rates WHERE organization_id = $1',
+          [org],
+        )
+      ).map((r) => [r.placement_id, r.rate_per_second]),
+    );
     const detections = (
       await tx.query<DetectionForStats>(
         `SELECT id, brand_id, placement_id, time_begin, time_end, coordinates, review FROM detections
@@ -104,26 +152,48 @@ export async function refreshVideo(db: Database, videoId: number): Promise<boole
     ).map((d) => ({ ...d, id: Number(d.id) }));
     const reviewed = detections.filter((d) => d.review !== REVIEW_STATE.UNREVIEWED).length;
     await tx.query('DELETE FROM video_brand_stats WHERE video_id = $1', [videoId]);
+    await tx.query('DELETE FROM video_placement_stats WHERE video_id = $1', [videoId]);
     for (const mode of [true, false]) {
       const rows = measureVideo(video, detections, mode, hidden);
-      if (rows.length === 0) continue;
-      const params: unknown[] = [
-        videoId,
-        video.organization_id,
-        mode,
-        rows.map((r) => r.brand_id),
-        rows.map((r) => r.placement_id),
-        rows.map((r) => r.best_detection_id),
-        ...STAT_COLUMNS.map((c) => rows.map((r) => r[c])),
-      ];
+      const perPlacement = rows.filter((r) => r.placement_id !== ALL_PLACEMENTS);
+      const brands = rows
+        .filter((r) => r.placement_id === ALL_PLACEMENTS)
+        .map((r) => ({
+          ...r,
+          media_value: mediaValue(
+            perPlacement.filter((p) => p.brand_id === r.brand_id),
+            rates,
+          ),
+        }));
+      if (brands.length === 0) continue;
       await tx.query(
-        `INSERT INTO video_brand_stats (video_id, organization_id, with_unreviewed, brand_id, placement_id,
-           best_detection_id, ${STAT_COLUMNS.join(', ')})
-         SELECT $1, $2, $3, u.* FROM unnest($4::int[], $5::int[], $6::bigint[], $7::int[],
-           ${STAT_COLUMNS.slice(1)
-             .map((_, i) => `$${i + 8}::float8[]`)
-             .join(', ')}) AS u`,
-        params,
+        `INSERT INTO video_brand_stats (video_id, organization_id, with_unreviewed, brand_id, ${BRAND_COLUMNS.join(', ')})
+         SELECT $1, $2, $3, u.* FROM unnest($4::int[], $5::int[], ${BRAND_COLUMNS.slice(1)
+           .map((_, i) => `$${i + 6}::float8[]`)
+           .join(', ')}) AS u`,
+        [
+          videoId,
+          org,
+          mode,
+          brands.map((r) => r.brand_id),
+          ...BRAND_COLUMNS.map((c) => brands.map((r) => r[c])),
+        ],
+      );
+      await tx.query(
+        `INSERT INTO video_placement_stats (video_id, organization_id, with_unreviewed, brand_id, placement_id,
+           detections, exposure_s, valued_s, media_value)
+         SELECT $1, $2, $3, u.* FROM unnest($4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[], $9::float8[]) AS u`,
+        [
+          videoId,
+          org,
+          mode,
+          perPlacement.map((r) => r.brand_id),
+          perPlacement.map((r) => r.placement_id),
+          perPlacement.map((r) => r.detections),
+          perPlacement.map((r) => r.exposure_s),
+          perPlacement.map((r) => r.valued_s),
+          perPlacement.map((r) => (rates.get(r.placement_id) ?? 0) * r.valued_s),
+        ],
       );
     }
     await tx.query(

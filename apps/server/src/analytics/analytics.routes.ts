@@ -57,7 +57,8 @@ export const analyticsRoutes = (ctx: AppContext) =>
       {
         schema: {
           tags: ['analytics'],
-          description: "Sets the media value currency, rates per placement and whether unreviewed detections count.",
+          description:
+            'Sets the media value currency, rates per placement and whether unreviewed detections count.',
           body: AnalyticsSettingsBody,
           response: { 200: AnalyticsSettingsAnswer, ...errors },
         },

@@ -82,6 +82,8 @@ export interface CampaignInput {
 }
 
 const FLUSH_EVERY = 1000;
+const PREFETCH_ROWS = 2000;
+const FRAME_CONCURRENCY = 3;
 const THUMB_WIDTH = 320;
 const TOTAL_FONT: Partial<ExcelJS.Font> = { bold: true };
 
@@ -113,7 +115,13 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
   };
   const brandTotals = new Map<number, { totals: ExposureTotals; videos: number; media_value: number }>();
   const brandPlacement = new Map<string, ExposureTotals>();
-  const brandVideo: { video: CampaignVideo; brandId: number; totals: ExposureTotals; media_value: number; voice: number }[] = [];
+  const brandVideo: {
+    video: CampaignVideo;
+    brandId: number;
+    totals: ExposureTotals;
+    media_value: number;
+    voice: number;
+  }[] = [];
   const best = new Map<number, Best>();
   const videoSheets: ExcelJS.Worksheet[] = [];
 
@@ -137,25 +145,47 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
   const styles = columns.map((c): Partial<ExcelJS.Style> => (c.numFmt ? { numFmt: c.numFmt } : {}));
 
   let written = 0;
-  for await (const video of input.videos) {
-    const spans = await input.spans(video);
+  // The next video's spans and first detections are read while this one's rows are written: the
+  // database works on its own core meanwhile. At most one page of detections waits in memory.
+  const prepare = (video: CampaignVideo) => {
+    const spans = input.spans(video);
+    const rows = prefetch(input.detections(video), PREFETCH_ROWS);
+    // Consumed in order below; a failure surfaces there, not as an unhandled rejection.
+    spans.catch(() => undefined);
+    rows.catch(() => undefined);
+    return { video, spans, rows };
+  };
+  const videos = lookahead(input.videos);
+  let next = await videos.next();
+  let pending = next.done ? null : prepare(next.value);
+  while (pending) {
+    const { video } = pending;
+    const spans = await pending.spans;
+    const detections = await pending.rows;
+    next = await videos.next();
+    pending = next.done ? null : prepare(next.value);
     const exposure = new VideoExposure(video.width, video.height, new ClutterIndex(spans));
     const sheet = addTableSheet(
       workbook,
       namer.name(video.name),
       columns,
-      [[text(video.name)], ['Uploaded', uploadDate(video), 'Duration', msToExcelTime(video.duration * 1000)], []],
+      [
+        [text(video.name)],
+        ['Uploaded', uploadDate(video), 'Duration', msToExcelTime(video.duration * 1000)],
+        [],
+      ],
       { B2: 'yyyy-mm-dd', D2: TIME_FORMAT },
     );
     videoSheets.push(sheet);
-    for await (const d of input.detections(video)) {
+    for await (const d of detections) {
       const { measure, clutter } = exposure.add(d);
       const b = best.get(d.brand_id);
       const duration = d.time_end - d.time_begin;
       if (
         !b ||
         measure.maxShare > b.share ||
-        (measure.maxShare === b.share && (duration > b.duration || (duration === b.duration && d.id < b.detectionId)))
+        (measure.maxShare === b.share &&
+          (duration > b.duration || (duration === b.duration && d.id < b.detectionId)))
       ) {
         best.set(d.brand_id, {
           video,
@@ -176,7 +206,9 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
         duration / 1000,
         measure.weight > 0 ? measure.shareWeighted / measure.weight : 0,
         measure.maxShare,
-        measure.centreX === null || measure.centreY === null ? '' : screenRegion(measure.centreX, measure.centreY),
+        measure.centreX === null || measure.centreY === null
+          ? ''
+          : screenRegion(measure.centreX, measure.centreY),
         measure.weight > 0 ? measure.positionWeighted / measure.weight : 1,
         clutter,
         d.confidence,
@@ -194,7 +226,10 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     const valueOf = new Map<number, number>();
     for (const r of rows) {
       if (r.placement_id === ALL_PLACEMENTS) continue;
-      valueOf.set(r.brand_id, (valueOf.get(r.brand_id) ?? 0) + (input.rates.get(r.placement_id) ?? 0) * r.valued_s);
+      valueOf.set(
+        r.brand_id,
+        (valueOf.get(r.brand_id) ?? 0) + (input.rates.get(r.placement_id) ?? 0) * r.valued_s,
+      );
       const key = `${r.brand_id}:${r.placement_id}`;
       brandPlacement.set(key, addTotals(brandPlacement.get(key) ?? emptyTotals(), r));
     }
@@ -309,7 +344,9 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     ],
     [],
   );
-  brandVideo.sort((a, b) => rank.get(a.brandId)! - rank.get(b.brandId)! || b.totals.exposure_s - a.totals.exposure_s);
+  brandVideo.sort(
+    (a, b) => rank.get(a.brandId)! - rank.get(b.brandId)! || b.totals.exposure_s - a.totals.exposure_s,
+  );
   for (const r of brandVideo) {
     byVideo
       .addRow([
@@ -382,7 +419,10 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     ],
     [
       [text(`Media value: ${input.title}`)],
-      ['Formula', 'rate per second x exposure x position weight x clutter factor, per brand, video and placement'],
+      [
+        'Formula',
+        'rate per second x exposure x position weight x clutter factor, per brand, video and placement',
+      ],
       [],
     ],
   );
@@ -416,10 +456,16 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
     [],
   );
   const pictures: Picture[] = [];
-  for (const [id] of order) {
+  // Frames are cut a few at a time (each is an ffmpeg process that mostly waits on its seek).
+  const jpegs = await mapLimit(
+    order.map(([id]) => best.get(id)),
+    FRAME_CONCURRENCY,
+    (b) => (b && input.frame ? input.frame(b.video, b.at / 1000).catch(() => null) : Promise.resolve(null)),
+  );
+  for (const [i, [id]] of order.entries()) {
     const b = best.get(id);
     if (!b) continue;
-    const jpeg = input.frame ? await input.frame(b.video, b.at / 1000).catch(() => null) : null;
+    const jpeg = jpegs[i];
     const heightPx =
       b.video.width > 0 ? Math.round((THUMB_WIDTH * b.video.height) / b.video.width) : THUMB_WIDTH * 0.5625;
     const row = frames.addRow([
@@ -454,6 +500,54 @@ export async function writeCampaignReport(input: CampaignInput, out: NodeJS.Writ
   ].map((n) => workbook.getWorksheet(n)!);
   putSheetsFirst(workbook, firstSheets);
   await workbook.commit();
+}
+
+/** An async iterator over sync or async iterables. */
+function lookahead<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
+  return (async function* () {
+    yield* items;
+  })();
+}
+
+/**
+ * Pulls the first `count` items of an async iterable now; the result iterates them and then the
+ * rest, so a stream of rows can start before its consumer is ready.
+ */
+async function prefetch<T>(items: AsyncIterable<T>, count: number): Promise<AsyncIterable<T>> {
+  const iterator = items[Symbol.asyncIterator]();
+  const head: T[] = [];
+  let done = false;
+  while (head.length < count) {
+    const r = await iterator.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    head.push(r.value);
+  }
+  return (async function* () {
+    yield* head;
+    if (done) return;
+    for (;;) {
+      const r = await iterator.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  })();
+}
+
+/** fn over items, at most `limit` at once, results in order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let nextIndex = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (nextIndex < items.length) {
+      const i = nextIndex++;
+      results[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(workers);
+  return results;
 }
 
 /** The middle (ms) of the detection's segment with the largest share of the frame. */

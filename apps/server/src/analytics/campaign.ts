@@ -73,7 +73,11 @@ export async function cutFrame(file: string, seconds: number): Promise<Buffer | 
 }
 
 /** Writes the campaign report of a scope to `out` (streamed; exceljs ends `out`). */
-export async function campaignReport(ctx: AppContext, scope: Scope, out: NodeJS.WritableStream): Promise<void> {
+export async function campaignReport(
+  ctx: AppContext,
+  scope: Scope,
+  out: NodeJS.WritableStream,
+): Promise<void> {
   const { db } = ctx;
   const org = scope.org;
   const [settings, rates, brands, placements] = await Promise.all([
@@ -95,7 +99,9 @@ export async function campaignReport(ctx: AppContext, scope: Scope, out: NodeJS.
       title: scope.title,
       currency: settings.currency,
       includeUnreviewed: scope.includeUnreviewed,
-      brands: new Map(brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }])),
+      brands: new Map(
+        brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }]),
+      ),
       placements: new Map(placements.map((p) => [p.id, p])),
       rates,
       videos: scopedVideos(db, scope),

@@ -12,106 +12,145 @@ const FAILED_MAX = 50;
 
 const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-interface VideoBrandRow extends ExposureTotals {
-  video_id: number;
+/**
+ * Seconds to the millisecond (the detections' own precision), for the long per-video lists:
+ * 1,000 videos make the answer a third smaller without 15-digit floats.
+ */
+const roundMs = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/** Brands whose exposure per video the timeline carries (the scope's largest). */
+const TIMELINE_BRANDS = 5;
+
+interface BrandSums extends ExposureTotals {
   brand_id: number;
+  videos: number;
+  media_value: number;
 }
 
 /**
  * Everything the dashboard shows for a scope. Reads the per-video aggregates (refreshing the
- * organization's dirty videos first), never the detections themselves.
+ * organization's dirty videos first) and sums them in SQL, never the detections themselves.
+ * Additive measures are summed over videos and means re-weighted, as exposure.ts defines.
  */
 export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> {
   await refreshDirty(db, scope.org);
-  const where = scopeSql(scope, 2);
   const videoWhere = scopeSql(scope, 1);
-  const [settings, rates, videos, rows, placementRows, mediaRows, brands, placements, processing] =
-    await Promise.all([
-      getSettings(db, scope.org),
-      placementRates(db, scope.org),
-      db.query<{ id: number; name: string; created_at: string; duration: number; total: number; reviewed: number }>(
-        `SELECT v.id, v.name, ${iso('v.created_at')} AS created_at, v.duration,
+  const where = scopeSql(scope, 2);
+  const mode = [scope.includeUnreviewed, ...where.params];
+  const [
+    settings,
+    rates,
+    videos,
+    brandRows,
+    placementRows,
+    videoTotals,
+    topRows,
+    brands,
+    placements,
+    processing,
+  ] = await Promise.all([
+    getSettings(db, scope.org),
+    placementRates(db, scope.org),
+    db.query<{
+      id: number;
+      name: string;
+      created_at: string;
+      duration: number;
+      total: number;
+      reviewed: number;
+    }>(
+      `SELECT v.id, v.name, ${iso('v.created_at')} AS created_at, v.duration,
            coalesce(r.total, 0) AS total, coalesce(r.reviewed, 0) AS reviewed
          FROM videos v LEFT JOIN video_review_stats r ON r.video_id = v.id
          WHERE ${videoWhere.sql} ORDER BY v.created_at, v.id`,
-        videoWhere.params,
-      ),
-      db.query<VideoBrandRow>(
-        `SELECT s.video_id, s.brand_id, s.detections, s.exposure_s, s.size_weighted_s, s.valued_s, s.share_w,
-           s.weight, s.max_share, s.position_w, s.clutter_w, s.clutter_factor_w, s.duration_ms
+      videoWhere.params,
+    ),
+    db.query<BrandSums>(
+      `SELECT s.brand_id, sum(s.detections)::int AS detections, count(*)::int AS videos,
+           sum(s.exposure_s) AS exposure_s, sum(s.size_weighted_s) AS size_weighted_s, sum(s.valued_s) AS valued_s,
+           sum(s.share_w) AS share_w, sum(s.weight) AS weight, max(s.max_share) AS max_share,
+           sum(s.position_w) AS position_w, sum(s.clutter_w) AS clutter_w,
+           sum(s.clutter_factor_w) AS clutter_factor_w, sum(s.duration_ms) AS duration_ms,
+           sum(s.media_value) AS media_value
          FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
-         WHERE s.with_unreviewed = $1 AND s.placement_id = 0 AND ${where.sql}
-         ORDER BY v.created_at, v.id, s.brand_id`,
-        [scope.includeUnreviewed, ...where.params],
-      ),
-      db.query<{ brand_id: number; placement_id: number; exposure_s: number; valued_s: number }>(
-        `SELECT s.brand_id, s.placement_id, sum(s.exposure_s) AS exposure_s, sum(s.valued_s) AS valued_s
-         FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
-         WHERE s.with_unreviewed = $1 AND s.placement_id <> 0 AND ${where.sql}
+         WHERE s.with_unreviewed = $1 AND ${where.sql}
+         GROUP BY s.brand_id`,
+      mode,
+    ),
+    db.query<{ brand_id: number; placement_id: number; exposure_s: number; media_value: number }>(
+      `SELECT s.brand_id, s.placement_id, sum(s.exposure_s) AS exposure_s, sum(s.media_value) AS media_value
+         FROM video_placement_stats s JOIN videos v ON v.id = s.video_id
+         WHERE s.with_unreviewed = $1 AND ${where.sql}
          GROUP BY s.brand_id, s.placement_id`,
-        [scope.includeUnreviewed, ...where.params],
-      ),
-      // Media value per video and brand: sum over placements of rate x valued seconds.
-      db.query<{ video_id: number; brand_id: number; media_value: number }>(
-        `SELECT s.video_id, s.brand_id, sum(s.valued_s * r.rate_per_second) AS media_value
+      mode,
+    ),
+    db.query<{ video_id: number; exposure_s: number }>(
+      `SELECT s.video_id, sum(s.exposure_s) AS exposure_s
          FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
-         JOIN placement_rates r ON r.placement_id = s.placement_id
-         WHERE s.with_unreviewed = $1 AND s.placement_id <> 0 AND ${where.sql}
-         GROUP BY s.video_id, s.brand_id`,
-        [scope.includeUnreviewed, ...where.params],
-      ),
-      db.query<{ id: number; name: string; localized_name: string }>(
-        'SELECT id, name, localized_name FROM brands WHERE organization_id = $1',
-        [scope.org],
-      ),
-      db.query<{ id: number; localized_name: string; color: string }>(
-        'SELECT id, localized_name, color FROM placements WHERE organization_id = $1',
-        [scope.org],
-      ),
-      processingList(db, scope),
-    ]);
+         WHERE s.with_unreviewed = $1 AND ${where.sql}
+         GROUP BY s.video_id`,
+      mode,
+    ),
+    db.query<{ video_id: number; brand_id: number; exposure_s: number; media_value: number }>(
+      `SELECT video_id, brand_id, exposure_s, media_value FROM (
+           SELECT s.video_id, s.brand_id, s.exposure_s, s.media_value,
+             row_number() OVER (PARTITION BY s.brand_id ORDER BY s.exposure_s DESC, s.video_id) AS rank
+           FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
+           WHERE s.with_unreviewed = $1 AND ${where.sql}) x
+         WHERE rank <= ${TOP_VIDEOS} ORDER BY brand_id, rank`,
+      mode,
+    ),
+    db.query<{ id: number; name: string; localized_name: string }>(
+      'SELECT id, name, localized_name FROM brands WHERE organization_id = $1',
+      [scope.org],
+    ),
+    db.query<{ id: number; localized_name: string; color: string }>(
+      'SELECT id, localized_name, color FROM placements WHERE organization_id = $1',
+      [scope.org],
+    ),
+    processingList(db, scope),
+  ]);
 
   const videoById = new Map(videos.map((v) => [v.id, v]));
   const brandById = new Map(brands.map((b) => [b.id, b]));
   const placementById = new Map(placements.map((p) => [p.id, p]));
-  const mediaValue = new Map(mediaRows.map((r) => [`${r.video_id}:${r.brand_id}`, Number(r.media_value)]));
+  const brandList = brandRows
+    .filter((b) => brandById.has(b.brand_id))
+    .sort((a, b) => b.exposure_s - a.exposure_s || a.brand_id - b.brand_id);
+  const voiceTotal = brandList.reduce((sum, b) => sum + b.exposure_s, 0);
 
-  // Per brand across videos: totals summed in video order (the campaign report sums the same way).
-  const byBrand = new Map<number, { totals: ExposureTotals; videos: number; media_value: number }>();
-  const timeline = new Map<number, { exposure: number; brands: { brand_id: number; exposure_seconds: number }[] }>();
-  const perBrandVideos = new Map<number, { video_id: number; exposure: number; media_value: number }[]>();
-  for (const r of rows) {
-    const mv = mediaValue.get(`${r.video_id}:${r.brand_id}`) ?? 0;
-    let b = byBrand.get(r.brand_id);
-    if (!b) byBrand.set(r.brand_id, (b = { totals: emptyTotals(), videos: 0, media_value: 0 }));
-    addTotals(b.totals, r);
-    b.videos++;
-    b.media_value += mv;
-    let t = timeline.get(r.video_id);
-    if (!t) timeline.set(r.video_id, (t = { exposure: 0, brands: [] }));
-    t.exposure += r.exposure_s;
-    t.brands.push({ brand_id: r.brand_id, exposure_seconds: r.exposure_s });
-    const list = perBrandVideos.get(r.brand_id) ?? [];
-    list.push({ video_id: r.video_id, exposure: r.exposure_s, media_value: mv });
-    perBrandVideos.set(r.brand_id, list);
+  // The timeline's series: the scope's largest brands, per video.
+  const series = brandList.slice(0, TIMELINE_BRANDS).map((b) => b.brand_id);
+  const seriesRows = series.length
+    ? await db.query<{ video_id: number; brand_id: number; exposure_s: number }>(
+        `SELECT s.video_id, s.brand_id, s.exposure_s FROM video_brand_stats s JOIN videos v ON v.id = s.video_id
+         WHERE s.with_unreviewed = $1 AND ${where.sql} AND s.brand_id = ANY($${where.params.length + 2}::int[])
+         ORDER BY s.video_id, s.brand_id`,
+        [...mode, series],
+      )
+    : [];
+  const seriesByVideo = new Map<number, { brand_id: number; exposure_seconds: number }[]>();
+  for (const r of seriesRows) {
+    const list = seriesByVideo.get(r.video_id) ?? [];
+    list.push({ brand_id: r.brand_id, exposure_seconds: roundMs(r.exposure_s) });
+    seriesByVideo.set(r.video_id, list);
   }
-  const voiceTotal = [...byBrand.values()].reduce((s, b) => s + b.totals.exposure_s, 0);
-  const brandList = [...byBrand.entries()]
-    .filter(([id]) => brandById.has(id))
-    .sort((a, b) => b[1].totals.exposure_s - a[1].totals.exposure_s || a[0] - b[0]);
+  const totalByVideo = new Map(videoTotals.map((r) => [r.video_id, r.exposure_s]));
 
   const placementAgg = new Map<
     number,
-    { exposure: number; media_value: number; brands: { brand_id: number; exposure_seconds: number; media_value: number }[] }
+    {
+      exposure: number;
+      media_value: number;
+      brands: { brand_id: number; exposure_seconds: number; media_value: number }[];
+    }
   >();
   for (const r of placementRows) {
-    const rate = rates.get(r.placement_id) ?? 0;
     let p = placementAgg.get(r.placement_id);
     if (!p) placementAgg.set(r.placement_id, (p = { exposure: 0, media_value: 0, brands: [] }));
-    const mv = rate * r.valued_s;
     p.exposure += r.exposure_s;
-    p.media_value += mv;
-    p.brands.push({ brand_id: r.brand_id, exposure_seconds: r.exposure_s, media_value: mv });
+    p.media_value += r.media_value;
+    p.brands.push({ brand_id: r.brand_id, exposure_seconds: r.exposure_s, media_value: r.media_value });
   }
 
   let reviewTotal = 0;
@@ -123,10 +162,12 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
   const share = (a: number, b: number) => (b > 0 ? a / b : 0);
   const totals = emptyTotals();
   let totalValue = 0;
-  for (const [, b] of brandList) {
-    addTotals(totals, b.totals);
+  for (const b of brandList) {
+    addTotals(totals, b);
     totalValue += b.media_value;
   }
+  const top = new Map<number, typeof topRows>();
+  for (const r of topRows) top.set(r.brand_id, [...(top.get(r.brand_id) ?? []), r]);
 
   return {
     scope: {
@@ -144,16 +185,16 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
       size_weighted_seconds: totals.size_weighted_s,
       media_value: totalValue,
     },
-    brands: brandList.map(([id, b]) => {
-      const m = means(b.totals);
-      const brand = brandById.get(id)!;
+    brands: brandList.map((b) => {
+      const m = means(b);
+      const brand = brandById.get(b.brand_id)!;
       return {
-        brand: { id, name: brand.name, localized_name: brand.localized_name },
-        detections: b.totals.detections,
+        brand: { id: brand.id, name: brand.name, localized_name: brand.localized_name },
+        detections: b.detections,
         videos: b.videos,
-        exposure_seconds: b.totals.exposure_s,
-        share_of_voice: share(b.totals.exposure_s, voiceTotal),
-        size_weighted_seconds: b.totals.size_weighted_s,
+        exposure_seconds: b.exposure_s,
+        share_of_voice: share(b.exposure_s, voiceTotal),
+        size_weighted_seconds: b.size_weighted_s,
         mean_share_of_frame: m.mean_share,
         position_weight: m.position_weight,
         clutter: m.clutter,
@@ -172,23 +213,20 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
       })),
     timeline: videos.map((v) => ({
       video: { id: v.id, name: v.name, created_at: v.created_at },
-      exposure_seconds: timeline.get(v.id)?.exposure ?? 0,
-      brands: timeline.get(v.id)?.brands ?? [],
+      exposure_seconds: roundMs(totalByVideo.get(v.id) ?? 0),
+      brands: seriesByVideo.get(v.id) ?? [],
     })),
-    top_videos: brandList.map(([id]) => ({
-      brand_id: id,
-      videos: (perBrandVideos.get(id) ?? [])
-        .sort((a, b) => b.exposure - a.exposure || a.video_id - b.video_id)
-        .slice(0, TOP_VIDEOS)
-        .map((x) => {
-          const v = videoById.get(x.video_id)!;
-          return {
-            video: { id: v.id, name: v.name },
-            exposure_seconds: x.exposure,
-            share_of_video: v.duration > 0 ? Math.min(1, x.exposure / v.duration) : 0,
-            media_value: x.media_value,
-          };
-        }),
+    top_videos: brandList.map((b) => ({
+      brand_id: b.brand_id,
+      videos: (top.get(b.brand_id) ?? []).map((x) => {
+        const v = videoById.get(x.video_id)!;
+        return {
+          video: { id: v.id, name: v.name },
+          exposure_seconds: x.exposure_s,
+          share_of_video: v.duration > 0 ? Math.min(1, x.exposure_s / v.duration) : 0,
+          media_value: x.media_value,
+        };
+      }),
     })),
     review: {
       overall: { total: reviewTotal, reviewed, share: share(reviewed, reviewTotal) },
@@ -197,9 +235,11 @@ export async function dashboard(db: Database, scope: Scope): Promise<Dashboard> 
           video: { id: v.id, name: v.name },
           total: v.total,
           reviewed: v.reviewed,
-          share: share(v.reviewed, v.total),
+          share: Math.round(share(v.reviewed, v.total) * 1e4) / 1e4,
         }))
-        .sort((a, b) => a.share - b.share || a.video.name.localeCompare(b.video.name) || a.video.id - b.video.id),
+        .sort(
+          (a, b) => a.share - b.share || a.video.name.localeCompare(b.video.name) || a.video.id - b.video.id,
+        ),
     },
     processing,
   };
@@ -234,8 +274,7 @@ export async function processingList(db: Queryable, scope: Scope): Promise<Proce
   const running = rows
     .filter((r) => r.status !== VIDEO_STATUS.ERROR)
     .sort(
-      (a, b) =>
-        Number(b.status === VIDEO_STATUS.PROCESSING) - Number(a.status === VIDEO_STATUS.PROCESSING),
+      (a, b) => Number(b.status === VIDEO_STATUS.PROCESSING) - Number(a.status === VIDEO_STATUS.PROCESSING),
     );
   let ahead = 0;
   const activeList = running.map((r) => {
@@ -247,8 +286,7 @@ export async function processingList(db: Queryable, scope: Scope): Promise<Proce
       progress: r.progress,
       duration: r.duration,
       // A video being analysed: its remaining seconds; a waiting one also waits for those before it.
-      eta_seconds:
-        speed === null ? null : (r.status === VIDEO_STATUS.PROCESSING ? remaining : ahead) / speed,
+      eta_seconds: speed === null ? null : (r.status === VIDEO_STATUS.PROCESSING ? remaining : ahead) / speed,
     };
   });
   const failed = rows

@@ -1,6 +1,7 @@
 import type { AnalyticsSettings, AnalyticsSettingsBody } from '@logo-review/contract';
 import type { Database, Queryable } from '@logo-review/db';
 import { badRequest } from '../errors.ts';
+import { rewriteMediaValues } from './analytics-store.ts';
 
 /** The organization's media value settings, with defaults when never saved (EUR, unreviewed count). */
 export async function getSettings(
@@ -46,10 +47,10 @@ export async function saveSettings(db: Database, org: number, body: AnalyticsSet
   if (rates.length) {
     const known = new Set(
       (
-        await db.query<{ id: number }>('SELECT id FROM placements WHERE organization_id = $1 AND id = ANY($2::int[])', [
-          org,
-          rates.map((r) => r.placement_id),
-        ])
+        await db.query<{ id: number }>(
+          'SELECT id FROM placements WHERE organization_id = $1 AND id = ANY($2::int[])',
+          [org, rates.map((r) => r.placement_id)],
+        )
       ).map((r) => r.id),
     );
     const unknown = rates.find((r) => !known.has(r.placement_id));
@@ -71,4 +72,6 @@ export async function saveSettings(db: Database, org: number, body: AnalyticsSet
       );
     }
   });
+  // The stored aggregates carry media values at the old rates.
+  if (rates.length) await rewriteMediaValues(db, org);
 }

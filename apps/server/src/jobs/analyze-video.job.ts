@@ -9,6 +9,7 @@ import { placementsRepository } from '../repositories/placements.repository.ts';
 import { renderThumbnailSprite } from '../media/thumbnails.ts';
 import { runEngineTask } from './engine-client.ts';
 import { throttledProgress } from './progress.ts';
+import { refreshVideo } from '../analytics/analytics-store.ts';
 
 /** The editor's hover previews; a failure here does not fail the analysis. */
 async function ensureThumbnails(ctx: AppContext, video: VideoRow): Promise<void> {
@@ -162,6 +163,8 @@ export async function analyzeVideoJob(
   });
   // Speed in x real time: the video's length over the wall time from its decoding to its result.
   if (written) ctx.metrics.analysis(video.frames / video.fps, (performance.now() - started) / 1000);
+  // The dashboard's aggregates of this video, now rather than at the next dashboard call.
+  if (written) await refreshVideo(ctx.db, video.id).catch(() => undefined); // stays marked: the dashboard retries
 }
 
 /** After the last retry: the video ends as 'ERROR PROCESSING' with the reason. */

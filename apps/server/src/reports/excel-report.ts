@@ -121,7 +121,11 @@ function measureCells(stats: ExposureAccumulator): Cell[] {
 }
 
 /** A brand's media value: the sum over its placements of rate x valued seconds (exposure.ts). */
-function brandMediaValue(input: ReportInput, byBrandPlacement: AccumulatorMap<string>, brandId: number): number {
+function brandMediaValue(
+  input: ReportInput,
+  byBrandPlacement: AccumulatorMap<string>,
+  brandId: number,
+): number {
   const rows = [...byBrandPlacement.entries].flatMap(([key, acc]) => {
     const [b, placementId] = key.split(':').map(Number);
     return b === brandId ? [{ placement_id: placementId, valued_s: acc.totals().valued_s }] : [];
@@ -254,7 +258,15 @@ export async function writeExcelReport(input: ReportInput, out: NodeJS.WritableS
   detections.commit();
 
   const durationMs = videoDurationMs(video);
-  const summary = writeSummarySheet(workbook, names.summary, input, byBrand, byBrandPlacement, all, durationMs);
+  const summary = writeSummarySheet(
+    workbook,
+    names.summary,
+    input,
+    byBrand,
+    byBrandPlacement,
+    all,
+    durationMs,
+  );
   const sheetsFirst: Sheet[] = [summary];
   if (names.byPlacement) {
     sheetsFirst.push(writePlacementSheet(workbook, names.byPlacement, input, byBrandPlacement, durationMs));

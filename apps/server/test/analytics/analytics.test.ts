@@ -22,7 +22,14 @@ async function insertVideo(
   name: string,
   folder: number | null,
   created: string,
-  extra: { project?: number; status?: string; progress?: number; duration?: number; reason?: string; wall?: number } = {},
+  extra: {
+    project?: number;
+    status?: string;
+    progress?: number;
+    duration?: number;
+    reason?: string;
+    wall?: number;
+  } = {},
 ): Promise<number> {
   const r = await one<{ id: number }>(
     `INSERT INTO videos (organization_id, name, folder_id, project_id, status, status_reason, progress, frames, fps,
@@ -57,7 +64,16 @@ async function insertDetection(
   const r = await one<{ id: number }>(
     `INSERT INTO detections (organization_id, video_id, brand_id, placement_id, auto_placement_id, time_begin, time_end,
        coordinates, confidence, review) VALUES ($1, $2, $3, $4, $4, $5, $6, $7, 0.9, $8) RETURNING id`,
-    [org, video, brand, placement, begin, end, JSON.stringify([{ start_time: begin, end_time: end, points }]), review],
+    [
+      org,
+      video,
+      brand,
+      placement,
+      begin,
+      end,
+      JSON.stringify([{ start_time: begin, end_time: end, points }]),
+      review,
+    ],
   );
   return Number(r.id);
 }
@@ -92,7 +108,10 @@ beforeAll(async () => {
   ids.Cup = await folder('Cup', ids.Season);
   ids.Other = await folder('Other', null);
   ids.Project = (
-    await one<{ id: number }>("INSERT INTO projects (organization_id, name) VALUES ($1, 'Sponsor') RETURNING id", [org])
+    await one<{ id: number }>(
+      "INSERT INTO projects (organization_id, name) VALUES ($1, 'Sponsor') RETURNING id",
+      [org],
+    )
   ).id;
   await server.ctx.db.query('INSERT INTO project_hidden_brands (project_id, brand_id) VALUES ($1, $2)', [
     ids.Project,
@@ -174,6 +193,8 @@ describe(`analytics API (${TEST_DB})`, () => {
   it('dashboard of the whole organization: exposure, share of voice, placements, media value', async () => {
     const d = await dash();
     expect(d.currency).toBe('USD');
+    // The timeline's series: the scope's largest brands (at most 5).
+    expect(d.timeline[0].brands.map((b) => b.brand_id).sort()).toEqual([ids.Acme, ids.Bolt].sort());
     expect(d.scope.include_unreviewed).toBe(true);
     const acme = d.brands.find((b) => b.brand.name === 'Acme')!;
     const bolt = d.brands.find((b) => b.brand.name === 'Bolt')!;
@@ -210,6 +231,13 @@ describe(`analytics API (${TEST_DB})`, () => {
     expect(bolt.position_weight).toBeCloseTo(1, 9);
     expect(bolt.clutter).toBe(0);
     expect(bolt.media_value).toBeCloseTo(10, 9);
+    // A new rate rewrites the stored media values at once.
+    await client.put(API.analyticsSettings, { rates: [{ placement_id: ids.Board, rate_per_second: 25 }] });
+    const dearer = await dash(`?folder=${ids.Other}&from=2026-03-01&to=2026-03-01`);
+    expect(dearer.brands[0].media_value).toBeCloseTo(25, 9);
+    expect(dearer.placements[0]).toMatchObject({ rate_per_second: 25 });
+    expect(dearer.placements[0].media_value).toBeCloseTo(25, 9);
+    await client.put(API.analyticsSettings, { rates: [{ placement_id: ids.Board, rate_per_second: 10 }] });
   });
 
   it('a folder covers its subfolders; a project leaves out its hidden brands; dates filter uploads', async () => {
@@ -245,7 +273,7 @@ describe(`analytics API (${TEST_DB})`, () => {
     const m1 = d.review.videos.find((v) => v.video.name === 'Match 1')!;
     // Match 1 lists d1, d2, d3 (the false positive and the deleted one are not listed); d1, d3 reviewed.
     expect(m1).toMatchObject({ total: 3, reviewed: 2 });
-    expect(m1.share).toBeCloseTo(2 / 3, 9);
+    expect(m1.share).toBe(0.6667); // rounded to 0.0001
     // Match 2: both reviewed.
     expect(d.review.overall).toMatchObject({ total: 5, reviewed: 4 });
   });
@@ -260,20 +288,26 @@ describe(`analytics API (${TEST_DB})`, () => {
     expect(p.active[0].eta_seconds).toBeCloseTo(25, 9);
     expect(p.active[1].eta_seconds).toBeCloseTo(45, 9);
     expect(p.failed).toEqual([
-      expect.objectContaining({ video: { id: ids.failed, name: 'Broken' }, reason: 'Analysis failed: cannot decode' }),
+      expect.objectContaining({
+        video: { id: ids.failed, name: 'Broken' },
+        reason: 'Analysis failed: cannot decode',
+      }),
     ]);
     expect((await dash()).processing.active).toHaveLength(2);
   });
 
   it('follows changes of detections (the triggers mark the video, the dashboard refreshes it)', async () => {
-    const before = (await dash(`?folder=${ids.Other}&from=2026-03-01&to=2026-03-01`)).brands[0].exposure_seconds;
+    const before = (await dash(`?folder=${ids.Other}&from=2026-03-01&to=2026-03-01`)).brands[0]
+      .exposure_seconds;
     expect(before).toBeCloseTo(1, 9);
     await server.ctx.db.query('UPDATE detections SET time_end = 2000 WHERE id = $1', [ids.d8]);
     const after = await dash(`?folder=${ids.Other}&from=2026-03-01&to=2026-03-01`);
     expect(after.brands[0].exposure_seconds).toBeCloseTo(2, 9);
     await server.ctx.db.query("UPDATE detections SET review = 'FALSE_POSITIVE' WHERE id = $1", [ids.d8]);
     expect((await dash(`?folder=${ids.Other}&from=2026-03-01&to=2026-03-01`)).brands).toEqual([]);
-    await server.ctx.db.query("UPDATE detections SET review = 'UNREVIEWED', time_end = 1000 WHERE id = $1", [ids.d8]);
+    await server.ctx.db.query("UPDATE detections SET review = 'UNREVIEWED', time_end = 1000 WHERE id = $1", [
+      ids.d8,
+    ]);
   });
 
   it('bad scopes answer with the contract texts', async () => {
@@ -305,11 +339,15 @@ describe(`analytics API (${TEST_DB})`, () => {
     expect(defaults.rates.every((r: { rate_per_second: number }) => r.rate_per_second === 0)).toBe(true);
     const mine = (await client.get(API.analyticsSettings)).json();
     expect(mine.currency).toBe('USD');
-    expect(mine.rates.find((r: { placement: { id: number } }) => r.placement.id === ids.Board).rate_per_second).toBe(10);
+    expect(
+      mine.rates.find((r: { placement: { id: number } }) => r.placement.id === ids.Board).rate_per_second,
+    ).toBe(10);
     const bad = await client.put(API.analyticsSettings, { currency: 'usd' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail).toBe('currency: must match pattern "^[A-Z]{3}$".');
-    const negative = await client.put(API.analyticsSettings, { rates: [{ placement_id: ids.Board, rate_per_second: -1 }] });
+    const negative = await client.put(API.analyticsSettings, {
+      rates: [{ placement_id: ids.Board, rate_per_second: -1 }],
+    });
     expect(negative.json().detail).toBe('rates.0.rate_per_second: must be >= 0.');
     // Another organization's placement: refused, and nothing of the call is saved.
     const foreign = await other.put(API.analyticsSettings, {

@@ -122,10 +122,25 @@ describe('exposure measures (hand-computed)', () => {
       [10, 2],
       [11, 3],
     ]);
-    expect(mediaValue(rows.filter((r) => r.brand_id === 1), rates)).toBeCloseTo(7.75, 12);
-    expect(mediaValue(rows.filter((r) => r.brand_id === 2), rates)).toBeCloseTo(3, 12);
+    expect(
+      mediaValue(
+        rows.filter((r) => r.brand_id === 1),
+        rates,
+      ),
+    ).toBeCloseTo(7.75, 12);
+    expect(
+      mediaValue(
+        rows.filter((r) => r.brand_id === 2),
+        rates,
+      ),
+    ).toBeCloseTo(3, 12);
     // A placement without a rate is worth nothing.
-    expect(mediaValue(rows.filter((r) => r.brand_id === 1), new Map())).toBe(0);
+    expect(
+      mediaValue(
+        rows.filter((r) => r.brand_id === 1),
+        new Map(),
+      ),
+    ).toBe(0);
     // Share of voice: 6 / (6 + 2).
     expect(brand1.exposure_s / (brand1.exposure_s + brand2.exposure_s)).toBeCloseTo(0.75, 12);
   });
@@ -145,7 +160,11 @@ describe('exposure measures (hand-computed)', () => {
     const two = new VideoExposure(W, H, new ClutterIndex([B]));
     two.add({ ...B, id: 5 });
     const total = emptyTotals();
-    for (const v of [one, two]) addTotals(total, v.rows().find((r) => r.placement_id === ALL_PLACEMENTS)!);
+    for (const v of [one, two])
+      addTotals(
+        total,
+        v.rows().find((r) => r.placement_id === ALL_PLACEMENTS)!,
+      );
     expect(total.exposure_s).toBe(8); // 4 s + 4 s, different videos
     expect(total.size_weighted_s).toBeCloseTo(4 * 0.01 + 4 * 0.02, 12);
     expect(means(total).position_weight).toBeCloseTo((0.55 * 4 + 4) / 8, 12);
@@ -163,13 +182,15 @@ describe('exposure measures (hand-computed)', () => {
     ];
     const none = { brandIds: [], placementIds: [] };
     const withUnreviewed = measureVideo({ width: W, height: H }, detections, true, none);
-    expect(withUnreviewed.filter((r) => r.placement_id === 0).map((r) => [r.brand_id, r.detections])).toEqual([
-      [1, 2],
-    ]);
+    expect(withUnreviewed.filter((r) => r.placement_id === 0).map((r) => [r.brand_id, r.detections])).toEqual(
+      [[1, 2]],
+    );
     const reviewedOnly = measureVideo({ width: W, height: H }, detections, false, none);
     expect(reviewedOnly.find((r) => r.placement_id === 0)!.exposure_s).toBe(4);
     // A hidden placement leaves its detections out.
-    expect(measureVideo({ width: W, height: H }, detections, true, { brandIds: [], placementIds: [10] })).toEqual([]);
+    expect(
+      measureVideo({ width: W, height: H }, detections, true, { brandIds: [], placementIds: [10] }),
+    ).toEqual([]);
   });
 
   it('interval union: overlap with a window and instants', () => {

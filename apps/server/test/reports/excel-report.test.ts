@@ -142,7 +142,9 @@ describe('writeExcelReport', () => {
   it('adds the measures of analytics/exposure.ts: size-weighted exposure, position, clutter, media value', async () => {
     const workbook = await buildReport(
       baseInput({
-        clutter: new ClutterIndex(DETECTIONS.map((d) => ({ brand_id: d.brandId, time_begin: d.time_begin, time_end: d.time_end }))),
+        clutter: new ClutterIndex(
+          DETECTIONS.map((d) => ({ brand_id: d.brandId, time_begin: d.time_begin, time_end: d.time_end })),
+        ),
         rates: new Map([[10, 2]]),
         currency: 'USD',
       }),

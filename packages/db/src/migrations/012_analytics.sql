@@ -25,15 +25,16 @@ CREATE INDEX videos_project_idx ON videos (project_id);
 CREATE INDEX videos_org_analysed_idx ON videos (organization_id, analysis_finished_at)
   WHERE analysis_wall_seconds IS NOT NULL;
 
--- Per video, per brand, per placement (0: all placements together), per counting mode
--- (with_unreviewed), the sums of apps/server/src/analytics/exposure.ts. Rebuilt from the video's
--- detections when it is marked dirty (below); rows of a deleted video go with it.
+-- Per video, per brand, per counting mode (with_unreviewed): the sums of
+-- apps/server/src/analytics/exposure.ts over all placements (video_brand_stats) and per placement
+-- (video_placement_stats), with the media value at the organization's current rates (rewritten
+-- when rates change). Rebuilt from the video's detections when it is marked dirty (below); rows of
+-- a deleted video go with it. Two tables, so that the dashboard's brand totals scan only those.
 CREATE TABLE video_brand_stats (
   video_id integer NOT NULL REFERENCES videos(id) ON DELETE CASCADE,
   organization_id integer NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
   with_unreviewed boolean NOT NULL,
   brand_id integer NOT NULL REFERENCES brands(id) ON DELETE CASCADE,
-  placement_id integer NOT NULL,
   detections integer NOT NULL,
   exposure_s double precision NOT NULL,
   size_weighted_s double precision NOT NULL,
@@ -45,10 +46,23 @@ CREATE TABLE video_brand_stats (
   clutter_w double precision NOT NULL,
   clutter_factor_w double precision NOT NULL,
   duration_ms double precision NOT NULL,
-  best_detection_id bigint,
-  best_share double precision NOT NULL DEFAULT 0,
-  PRIMARY KEY (video_id, with_unreviewed, placement_id, brand_id)
+  media_value double precision NOT NULL DEFAULT 0,
+  PRIMARY KEY (video_id, with_unreviewed, brand_id)
 );
+CREATE TABLE video_placement_stats (
+  video_id integer NOT NULL REFERENCES videos(id) ON DELETE CASCADE,
+  organization_id integer NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  with_unreviewed boolean NOT NULL,
+  brand_id integer NOT NULL REFERENCES brands(id) ON DELETE CASCADE,
+  placement_id integer NOT NULL REFERENCES placements(id) ON DELETE CASCADE,
+  detections integer NOT NULL,
+  exposure_s double precision NOT NULL,
+  valued_s double precision NOT NULL,
+  media_value double precision NOT NULL DEFAULT 0,
+  PRIMARY KEY (video_id, with_unreviewed, brand_id, placement_id)
+);
+CREATE INDEX video_brand_stats_org_idx ON video_brand_stats (organization_id);
+CREATE INDEX video_placement_stats_org_idx ON video_placement_stats (organization_id, placement_id);
 
 -- Per video: listed detections (not false positive or deleted) and how many are reviewed.
 CREATE TABLE video_review_stats (
