@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
+import { API, type Project } from '@logo-review/contract';
 import { seedCampaign, type CampaignSeed } from './analytics-seed.ts';
 import { uniqueName } from './support/browser.ts';
 import { loginApi, useSignedInPage } from './support/session.ts';
@@ -55,7 +56,7 @@ async function exposureTable(page: Page): Promise<Map<string, [string, string]>>
 }
 
 describe('dashboard', () => {
-  it('filters by folder (with subfolders), keeps the filter in the URL, and by upload date', async () => {
+  it('filters by folder (with subfolders), by project and by upload date, keeping the filter in the URL', async () => {
     const page = session.page();
     const alpha = `${prefix} Alpha`;
     const beta = `${prefix} Beta`;
@@ -94,6 +95,28 @@ describe('dashboard', () => {
     await page.getByLabel('Videos', { exact: true }).filter({ hasText: /^1$/ }).waitFor();
     table = await exposureTable(page);
     expect([...table.entries()]).toEqual([[beta, [s1(6), '1']]]);
+
+    // A project: only its video (Match 1) counts.
+    const projects = await api.call<Project[]>('POST', API.projects, { name: `${prefix} project` });
+    const project = projects.find((p) => p.name === `${prefix} project`)!;
+    const match1 = seed.videos[0];
+    await api.call('PUT', API.videoCreate, {
+      id: match1.id,
+      name: match1.name,
+      folder: seed.folder.id,
+      project: project.id,
+    });
+    await page.reload();
+    await chooseScope(page, `${prefix} project`);
+    await page.waitForURL(new RegExp(`[?&]project=${project.id}`));
+    await page.getByLabel('Videos', { exact: true }).filter({ hasText: /^1$/ }).waitFor();
+    table = await exposureTable(page);
+    expect([...table.entries()]).toEqual([
+      [alpha, [s1(4), '1']],
+      [beta, [s1(1), '1']],
+    ]);
+    await chooseScope(page, `/${prefix} Friendlies`);
+    await page.waitForURL(new RegExp(`[?&]folder=${seed.other.id}`));
 
     // Upload date: the videos were uploaded today (UTC).
     const today = new Date().toISOString().slice(0, 10);
