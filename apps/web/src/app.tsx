@@ -9,7 +9,7 @@ import { StatusSnackbar } from './shell/status-snackbar';
 
 // Every page is its own chunk, so the first load carries only the shell.
 const LoginPage = lazy(() => import('./pages/login-page'));
-const DashboardPage = lazy(() => import('./pages/dashboard-page'));
+const DashboardPage = lazy(() => import('./analytics/dashboard-page'));
 const BrandsPage = lazy(() => import('./brands/brands-page'));
 const PlacementsPage = lazy(() => import('./placements/placements-page'));
 const VideosPage = lazy(() => import('./videos/videos-page'));

@@ -25,6 +25,8 @@ export const API = {
   detectionsMerge: '/api/videos/detections/merge/',
   /** POST: follows a box through the video's frames from a time (the engine's tracker). */
   detectionsTrack: '/api/videos/detections/track/',
+  /** GET ?videoId&segments: per brand, where its listed detections are over the whole video (merged spans). */
+  detectionSpans: '/api/videos/detections/spans/',
   excel: '/api/videos/excel/',
   projects: '/api/videos/project/',
   tags: '/api/videos/tags/',

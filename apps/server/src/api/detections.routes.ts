@@ -6,6 +6,8 @@ import {
   DetectionsCreateBody,
   DetectionsPlacementBody,
   DetectionsReportBody,
+  DetectionSpansAnswer,
+  DetectionSpansQuery,
   DetectionWindowQuery,
   IdParams,
   LIMITS,
@@ -13,10 +15,11 @@ import {
 } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { detectionsRepository as repo } from '../repositories/detections.repository.ts';
+import { detectionsRepository as repo, listedSql } from '../repositories/detections.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { missingIds } from '../repositories/common.ts';
 import { checkGeometry, clipSegments, reviewAction } from '../services/detections.service.ts';
+import { mergeSpans, type Span } from '../services/detection-spans.ts';
 import { actorOf, orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, Ref, routes } from './route-kit.ts';
@@ -52,6 +55,42 @@ export const detectionsRoutes = (ctx: AppContext) =>
         return reply
           .type('application/json; charset=utf-8')
           .send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime));
+      },
+    );
+
+    app.get(
+      API.detectionSpans,
+      {
+        schema: {
+          tags: ['detections'],
+          description:
+            "Where each brand's listed detections are over the whole video (the editor's detection strip): " +
+            'per brand, its count and its spans in ms, merged (overlaps joined, then the shortest gaps closed) ' +
+            'to at most `segments` per brand. Brands in id order.',
+          querystring: DetectionSpansQuery,
+          response: { 200: DetectionSpansAnswer, ...errors },
+        },
+      },
+      async (req) => {
+        const org = orgOf(req);
+        const { videoId, segments = 200 } = req.query;
+        if ((await missingIds(ctx.db, 'videos', org, [videoId])).length > 0) throw notFound('Video');
+        const rows = await ctx.db.query<{ brand_id: number; time_begin: number; time_end: number }>(
+          `SELECT brand_id, time_begin, time_end FROM detections
+           WHERE video_id = $1 AND organization_id = $2 AND ${listedSql('review')}
+           ORDER BY brand_id, time_begin`,
+          [videoId, org],
+        );
+        const byBrand = new Map<number, Span[]>();
+        for (const r of rows) {
+          const brand = Number(r.brand_id);
+          let list = byBrand.get(brand);
+          if (!list) byBrand.set(brand, (list = []));
+          list.push([Number(r.time_begin), Number(r.time_end)]);
+        }
+        return [...byBrand.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([brand, spans]) => ({ brand, count: spans.length, spans: mergeSpans(spans, segments) }));
       },
     );
 

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useCallback, useState, type MouseEvent } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import {
@@ -9,6 +9,7 @@ import {
 } from '@logo-review/review-canvas';
 import { useStore } from '../state/create-store';
 import type { EditorSession } from './editor-session';
+import { DetectionStrip } from './detection-strip';
 
 /** Spec section 9: the hover preview is 160 px wide. */
 export const PREVIEW_WIDTH = 160;
@@ -59,9 +60,25 @@ export function ProgressBar({ session }: { session: EditorSession }) {
     if (t !== null) session.seek(t);
   };
   const sprite = hover ? spriteStyle(session, hover.timeMs) : null;
+  const onStripSeek = useCallback((ms: number) => session.seek(ms), [session]);
+  const onDetectionsChanged = useCallback(
+    (fn: () => void) =>
+      session.editor.on('changed', (e) => {
+        if (e.reason === 'detections') fn();
+      }),
+    [session],
+  );
 
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1.5 }}>
+    <Box
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: 'minmax(0, 1fr) auto',
+        alignItems: 'center',
+        columnGap: 2,
+        mt: 1.5,
+      }}
+    >
       <Box
         role="slider"
         aria-label="Video progress"
@@ -75,7 +92,6 @@ export function ProgressBar({ session }: { session: EditorSession }) {
         onMouseLeave={() => setHover(null)}
         sx={{
           position: 'relative',
-          flex: 1,
           height: 24,
           cursor: 'pointer',
           display: 'flex',
@@ -158,6 +174,14 @@ export function ProgressBar({ session }: { session: EditorSession }) {
       >
         {formatTimeDisplay(time, duration, session.fps)}
       </Typography>
+      <DetectionStrip
+        videoId={session.video.id}
+        projectId={session.video.project?.id ?? null}
+        durationMs={duration || session.video.duration * 1000}
+        fps={session.fps}
+        onSeek={onStripSeek}
+        onDetectionsChanged={onDetectionsChanged}
+      />
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
@@ -36,6 +36,9 @@ import { NAV_ITEMS } from './nav-items';
 import { OngoingTasksPanel } from './ongoing-tasks-panel';
 import { ProfileDialog, type ProfileView } from './profile-dialog';
 
+// Loaded when first opened: it is not part of the first page load.
+const MediaValueDialog = lazy(() => import('../analytics/media-value-dialog'));
+
 /** Spec: the drawer is 240 px wide. */
 export const DRAWER_WIDTH = 240;
 
@@ -67,6 +70,7 @@ export function AppShell() {
   const [tasksOpen, setTasksOpen] = useState(false);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [profileView, setProfileView] = useState<ProfileView | null>(null);
+  const [mediaValueOpen, setMediaValueOpen] = useState(false);
   const logout = useLogout();
   const user = profile?.user;
   const initials = user ? (user.first_name?.[0] ?? user.username[0] ?? '?').toUpperCase() : '?';
@@ -205,6 +209,14 @@ export function AppShell() {
         >
           My organization
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setMenuAnchor(null);
+            setMediaValueOpen(true);
+          }}
+        >
+          Media value settings
+        </MenuItem>
         <Divider />
         <MenuItem
           onClick={() => {
@@ -241,6 +253,11 @@ export function AppShell() {
         onViewChange={setProfileView}
         onClose={() => setProfileView(null)}
       />
+      {mediaValueOpen && (
+        <Suspense fallback={null}>
+          <MediaValueDialog open onClose={() => setMediaValueOpen(false)} />
+        </Suspense>
+      )}
     </Box>
   );
 }

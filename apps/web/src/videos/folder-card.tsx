@@ -1,14 +1,19 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import FolderIcon from '@mui/icons-material/Folder';
 import CreateNewFolderIcon from '@mui/icons-material/CreateNewFolderOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
+import MoreIcon from '@mui/icons-material/MoreVert';
 import type { Folder } from '@logo-review/contract';
 
 function countLabel(folder: Folder): string {
@@ -23,11 +28,15 @@ export const FolderCard = memo(function FolderCard({
   folder,
   onOpen,
   onDelete,
+  onExportCampaign,
 }: {
   folder: Folder;
   onOpen(folder: Folder): void;
   onDelete(folder: Folder): void;
+  /** Issue 20: the campaign report of the folder with its subfolders. */
+  onExportCampaign?(folder: Folder): void;
 }) {
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   return (
     <Card component="article" aria-label={`Folder ${folder.name}`} sx={{ bgcolor: '#f0f4ff' }}>
       <CardActionArea
@@ -50,6 +59,32 @@ export const FolderCard = memo(function FolderCard({
         </CardContent>
       </CardActionArea>
       <CardActions disableSpacing sx={{ pt: 0, justifyContent: 'flex-end' }}>
+        {onExportCampaign && (
+          <>
+            <IconButton
+              title="More actions"
+              aria-label={`More actions for folder ${folder.name}`}
+              aria-haspopup="menu"
+              aria-expanded={menuAnchor ? 'true' : undefined}
+              onClick={(e) => setMenuAnchor(e.currentTarget)}
+            >
+              <MoreIcon fontSize="small" />
+            </IconButton>
+            <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
+              <MenuItem
+                onClick={() => {
+                  setMenuAnchor(null);
+                  onExportCampaign(folder);
+                }}
+              >
+                <ListItemIcon>
+                  <DownloadIcon fontSize="small" />
+                </ListItemIcon>
+                Export campaign report
+              </MenuItem>
+            </Menu>
+          </>
+        )}
         <IconButton
           title="Delete folder"
           aria-label={`Delete folder ${folder.name}`}

@@ -24,6 +24,7 @@ import { selectVideo } from '../state/selected-video';
 import { notify } from '../state/status-store';
 import { VerificationDialog, type VerificationTarget } from '../verification/verification-dialog';
 import { ExportWizard } from './export-wizard';
+import { exportCampaignReport } from '../analytics/campaign-export';
 import { CreateFolderCard, FolderCard } from './folder-card';
 import { FolderDialog } from './folder-dialog';
 import { VideoAddDialog } from './video-add-dialog';
@@ -90,6 +91,10 @@ export default function VideosPage() {
     [setParams],
   );
   const onDeleteFolder = useCallback((folder: Folder) => setDeleting({ kind: 'folder', folder }), []);
+  const onExportCampaign = useCallback(
+    (folder: Folder) => void exportCampaignReport({ folder: folder.id }),
+    [],
+  );
   const actions = useMemo<VideoCardActions>(
     () => ({
       onOpen: (video) => {
@@ -110,7 +115,12 @@ export default function VideosPage() {
       <>
         {folders.map((f) => (
           <CardCell key={`f${f.id}`}>
-            <FolderCard folder={f} onOpen={openFolder} onDelete={onDeleteFolder} />
+            <FolderCard
+              folder={f}
+              onOpen={openFolder}
+              onDelete={onDeleteFolder}
+              onExportCampaign={onExportCampaign}
+            />
           </CardCell>
         ))}
         {shownVideos.map(({ video, path }) => (
@@ -120,7 +130,7 @@ export default function VideosPage() {
         ))}
       </>
     ),
-    [folders, shownVideos, openFolder, onDeleteFolder, actions, searching],
+    [folders, shownVideos, openFolder, onDeleteFolder, onExportCampaign, actions, searching],
   );
 
   const remove = useMutation({
