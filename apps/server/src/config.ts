@@ -74,7 +74,8 @@ function byteSize(name: string, value: string | undefined, fallback: number): nu
   const units: Record<string, number> = { '': 1, b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2 };
   Object.assign(units, { gb: 1e9, gib: 1024 ** 3, tb: 1e12, tib: 1024 ** 4 });
   const n = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
-  if (!(n > 0)) throw new Error(`${name} must be a size in bytes such as 8589934592 or 8GiB (got '${value}')`);
+  if (!(n > 0))
+    throw new Error(`${name} must be a size in bytes such as 8589934592 or 8GiB (got '${value}')`);
   return n;
 }
 

@@ -45,14 +45,14 @@ export class TusClient {
     return Number(r.headers.get('upload-offset'));
   }
 
-  patch(url: string, offset: number, body: BodyInit | ReadableStream): Promise<Response> {
+  patch(url: string, offset: number, body: Uint8Array | ReadableStream): Promise<Response> {
     return fetch(url, {
       method: 'PATCH',
       headers: this.headers({
         'upload-offset': String(offset),
         'content-type': 'application/offset+octet-stream',
       }),
-      body,
+      body: body as BodyInit,
       duplex: 'half',
     } as RequestInit);
   }

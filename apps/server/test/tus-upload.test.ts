@@ -173,9 +173,7 @@ describe('resumable uploads (tus)', () => {
     const url = tus.urlOf(await tus.create(data.length, { name: 'Not a video', filename: 'n.mp4' }));
     const r = await tus.patch(url, 0, data);
     expect(r.status).toBe(400);
-    expect(((await r.json()) as { detail: string }).detail).toMatch(
-      /^videoFile: The file is not a video/,
-    );
+    expect(((await r.json()) as { detail: string }).detail).toMatch(/^videoFile: The file is not a video/);
     expect(await videoRows()).toEqual(rowsBefore);
     expect(partials().filter((f) => url.endsWith(f.replace('.json', '')))).toEqual([]);
     expect((await tus.head(url)).status).toBe(404);
@@ -265,7 +263,6 @@ describe('a full disk', () => {
           });
         });
         if (r.status !== 599) {
-          console.log('PATCH on a full disk:', r.status);
           expect(r.status).toBe(507);
           expect(((await r.json()) as { detail: string }).detail).toBe(message);
         }

@@ -11,11 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { displayFileName } from '../media/images.ts';
-import {
-  createVideoFromFile,
-  readVideoFields,
-  type VideoFields,
-} from '../services/video-upload.service.ts';
+import { createVideoFromFile, readVideoFields, type VideoFields } from '../services/video-upload.service.ts';
 import { orgOf } from './auth-hook.ts';
 
 /**
@@ -60,7 +56,10 @@ const isDiskFull = (err: unknown) =>
 function formatBytes(n: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
-  while (n >= 1024 && i < units.length - 1) ((n /= 1024), (i += 1));
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i += 1;
+  }
   return `${Number.isInteger(n) ? n : n.toFixed(1)} ${units[i]}`;
 }
 
@@ -69,11 +68,7 @@ function formatBytes(n: number): string {
  * partial upload and says so (507), where @tus/file-store reports any failure as a generic 500.
  */
 class VideoFileStore extends FileStore {
-  override async write(
-    readable: IncomingMessage | Readable,
-    id: string,
-    offset: number,
-  ): Promise<number> {
+  override async write(readable: IncomingMessage | Readable, id: string, offset: number): Promise<number> {
     let received = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
@@ -218,9 +213,7 @@ export async function registerTusUploads(app: FastifyInstance, ctx: AppContext):
     }
   }
 
-  async function readDone(
-    id: string,
-  ): Promise<{ org: number; videoId: number; size: number } | undefined> {
+  async function readDone(id: string): Promise<{ org: number; videoId: number; size: number } | undefined> {
     try {
       return JSON.parse(await readFile(donePath(id), 'utf8')) as {
         org: number;
@@ -281,7 +274,11 @@ export async function registerTusUploads(app: FastifyInstance, ctx: AppContext):
     const webReq = new Request(`http://localhost${req.url}`, {
       method: req.method,
       headers: headersOf(req.raw),
-      body: hasBody ? (Readable.toWeb(req.raw) as ReadableStream) : undefined,
+      body: hasBody
+        ? (Readable.toWeb(req.raw, {
+            strategy: new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 }),
+          }) as ReadableStream)
+        : undefined,
       duplex: 'half',
     } as RequestInit);
     calls.set(webReq, { org, req });
