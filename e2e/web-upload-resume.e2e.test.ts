@@ -11,10 +11,10 @@ describe('resumable video upload', () => {
   it('continues after a page reload from where the server stopped receiving, when the same file is chosen again', async () => {
     const page = session.page();
     const name = uniqueName('Resumed');
-    // About 2 MB: at 64 KB/s a part of it has arrived when the page is reloaded.
+    // About 650 KB: at 64 KB/s a part of it has arrived when the page is reloaded.
     const file = testPatternVideo('resume-640x480-30s.mp4', { seconds: 30, size: '640x480', fps: 25 });
     const size = statSync(file).size;
-    expect(size).toBeGreaterThan(800_000);
+    expect(size).toBeGreaterThan(500_000);
 
     const tus: { method: string; offset: number }[] = [];
     page.on('request', (r: Request) => {
