@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, writeFileSync, statfsSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, multipart, startTestServer, type Client, type TestServer } from './harness.ts';
@@ -107,6 +107,30 @@ describe('resumable uploads (tus)', () => {
       `SELECT method, route FROM audit_log WHERE route LIKE '/api/videos/uploads/%' ORDER BY id`,
     );
     expect(audit.map((a) => a.method)).toEqual(['POST', 'PATCH', 'PATCH']);
+  });
+
+  it('makes the video when a client asks (HEAD) about an upload whose last bytes arrived but which was never finished', async () => {
+    // As if the server stopped between storing the last byte and making the video: the bytes
+    // are all on disk, the upload is still open. A client that resumes asks with HEAD; it must
+    // not be told "complete" without a video behind it.
+    const data = smallVideo();
+    const url = tus.urlOf(await tus.create(data.length, { name: 'Interrupted', filename: 'i.mp4' }));
+    expect((await tus.patch(url, 0, data.subarray(0, data.length - 100))).status).toBe(204);
+    const id = new URL(url).pathname.split('/').pop()!;
+    appendFileSync(path.join(uploadsDir(), id), data.subarray(data.length - 100));
+    const head = await tus.head(url);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(data.length));
+    const videoId = Number(head.headers.get('video-id'));
+    expect((await ann.get(`/api/videos/${videoId}/`)).json()).toMatchObject({
+      name: 'Interrupted',
+      file_name: 'i.mp4',
+      size: data.length,
+    });
+    // Asked again, the same video: made once.
+    expect((await tus.head(url)).headers.get('video-id')).toBe(String(videoId));
+    const rows = await s.ctx.db.query('SELECT id FROM videos WHERE name = $1', ['Interrupted']);
+    expect(rows).toHaveLength(1);
   });
 
   it("checks the form when the upload is created, with the multipart route's messages", async () => {
