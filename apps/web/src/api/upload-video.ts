@@ -49,6 +49,15 @@ export function fingerprintOf(input: UploadVideoInput): string {
   ].join('/');
 }
 
+/**
+ * Whether a failed request is tried again (after RETRY_DELAYS): no answer (0), a server error
+ * or a conflict may pass later; a refusal (4xx) or a full disk (507) will not.
+ */
+export function shouldRetry(status: number): boolean {
+  if (status === 507) return false;
+  return !(status >= 400 && status < 500) || status === 409 || status === 423;
+}
+
 /** The answer the server gave (status, reason, detail) as the rest of the app shows it. */
 function toAppError(error: Error | DetailedError): Error {
   const response = error instanceof DetailedError ? error.originalResponse : null;
@@ -88,13 +97,7 @@ export function uploadVideo(input: UploadVideoInput, onProgress: (percent: numbe
       headers: authHeaders(),
       fingerprint: () => Promise.resolve(fingerprintOf(input)),
       removeFingerprintOnSuccess: true,
-      // Retry what may pass later (no answer, 5xx, 409, 423); a refusal (4xx) or a full disk
-      // (507) will not.
-      onShouldRetry: (error) => {
-        const status = error.originalResponse?.getStatus() ?? 0;
-        if (status === 507) return false;
-        return !(status >= 400 && status < 500) || status === 409 || status === 423;
-      },
+      onShouldRetry: (error) => shouldRetry(error.originalResponse?.getStatus() ?? 0),
       onProgress: (sent, total) => {
         if (total > 0) onProgress((sent / total) * 100);
       },
