@@ -219,7 +219,7 @@ describe('resumable uploads (tus)', () => {
 
 describe('abandoned uploads', () => {
   it('are removed UPLOAD_EXPIRE_HOURS after they began', async () => {
-    const t = await startTestServer({ uploadExpireHours: 2 / 3600 }); // 2 s; swept every second
+    const t = await startTestServer({ uploadExpireHours: 5 / 3600 }); // 5 s; swept every 1.25 s
     try {
       const carol = await t.user('Acme', 'carol');
       await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -233,7 +233,7 @@ describe('abandoned uploads', () => {
       const id = new URL(url).pathname.split('/').pop()!;
       const dir = t.ctx.storage.resolve('uploads');
       expect(readdirSync(dir).sort()).toEqual([id, `${id}.json`]);
-      await eventually(async () => readdirSync(dir).length === 0, 10_000);
+      await eventually(async () => readdirSync(dir).length === 0, 20_000);
       expect((await c.head(url)).status).toBe(404);
     } finally {
       await t.close();
