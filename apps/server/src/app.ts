@@ -19,6 +19,7 @@ import { profileRoutes } from './api/profile.routes.ts';
 import { brandsRoutes } from './api/brands.routes.ts';
 import { placementsRoutes } from './api/placements.routes.ts';
 import { libraryRoutes } from './api/library.routes.ts';
+import { registerTusUploads } from './api/tus-uploads.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { tagsRoutes } from './api/tags.routes.ts';
 import { verificationRoutes } from './api/verification.routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(brandsRoutes(ctx));
   await app.register(placementsRoutes(ctx));
   await app.register(libraryRoutes(ctx));
+  await registerTusUploads(app, ctx);
   await app.register(projectsRoutes(ctx));
   await app.register(tagsRoutes(ctx));
   await app.register(verificationRoutes(ctx));

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { LIMITS } from '@logo-review/contract';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -43,6 +44,13 @@ export interface Config {
   opsPort: number | undefined;
   /** On SIGTERM/SIGINT, running jobs get this long to finish before they are handed back to the queue. */
   shutdownGraceSeconds: number;
+  /** The largest video an upload may bring, multipart or resumable (bytes). */
+  uploadMaxBytes: number;
+  /**
+   * A resumable upload not finished this long after it began is abandoned: its partial file is
+   * removed, and the client starts a new upload (hours).
+   */
+  uploadExpireHours: number;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -56,6 +64,18 @@ function positive(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
   if (!(n > 0)) throw new Error(`${name} must be a positive number (got '${value}')`);
+  return n;
+}
+
+/** UPLOAD_MAX_BYTES: a whole number of bytes, or one with a unit (500MB, 8GiB, 2TB). */
+function byteSize(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(|B|KB|KiB|MB|MiB|GB|GiB|TB|TiB)\s*$/i.exec(value);
+  const units: Record<string, number> = { '': 1, b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2 };
+  Object.assign(units, { gb: 1e9, gib: 1024 ** 3, tb: 1e12, tib: 1024 ** 4 });
+  const n = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
+  if (!(n > 0))
+    throw new Error(`${name} must be a size in bytes such as 8589934592 or 8GiB (got '${value}')`);
   return n;
 }
 
@@ -115,5 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     opsPort: env.OPS_PORT ? int('OPS_PORT', env.OPS_PORT, 0) : undefined,
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS, 30),
+    uploadMaxBytes: byteSize('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, LIMITS.videoMaxBytes),
+    uploadExpireHours: positive('UPLOAD_EXPIRE_HOURS', env.UPLOAD_EXPIRE_HOURS) ?? 48,
   };
 }

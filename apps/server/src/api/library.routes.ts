@@ -9,10 +9,10 @@ import { badRequest, HttpError, notFound } from '../errors.ts';
 import { displayFileName } from '../media/images.ts';
 import { libraryRepository as repo } from '../repositories/library.repository.ts';
 import { assertRefs } from './refs.ts';
-import { probeUpload } from '../media/ffprobe.ts';
-import { deleteVideo, queueProbed, toVideo, videoTree } from '../services/library.service.ts';
+import { deleteVideo, toVideo, videoTree } from '../services/library.service.ts';
+import { createVideoFromFile, readVideoFields } from '../services/video-upload.service.ts';
 import { orgOf } from './auth-hook.ts';
-import { optionalIdField, readMultipart, textField } from './multipart.ts';
+import { readMultipart, textField } from './multipart.ts';
 import { errors, Ref, routes } from './route-kit.ts';
 
 const Tree = Ref('VideoTree');
@@ -88,7 +88,7 @@ export const libraryRoutes = (ctx: AppContext) =>
         let upload: { rel: string; size: number; sha256: string; fileName: string } | undefined;
         try {
           const fields = await readMultipart(req, {
-            fileSize: LIMITS.videoMaxBytes,
+            fileSize: ctx.config.uploadMaxBytes,
             files: 1,
             onFile: async (part) => {
               if (part.fieldname !== 'videoFile') {
@@ -111,26 +111,14 @@ export const libraryRoutes = (ctx: AppContext) =>
               upload.sha256 = hash.digest('hex');
             },
           });
-          const name = textField(fields, 'name', { required: true, max: LIMITS.nameMax })!;
+          // The order of the checks is the API's: name, then the file, then folder and project.
+          textField(fields, 'name', { required: true, max: LIMITS.nameMax });
           if (!upload || upload.size === 0) throw badRequest('videoFile: is required.');
-          const folder = optionalIdField(fields, 'folder');
-          const project = optionalIdField(fields, 'project');
-          await checkRefs(org, folder, project);
-          // A file that is no readable video is refused before anything is stored or queued.
-          const probe = await probeUpload(ctx.storage.resolve(upload.rel)).catch((err: Error) => {
-            throw badRequest(`videoFile: ${err.message}`);
+          const video = await readVideoFields(ctx, org, fields);
+          const file = upload;
+          const id = await createVideoFromFile(ctx, org, video, file, () => {
+            upload = undefined; // the row owns the file now
           });
-          const id = await repo.insertVideo(ctx.db, org, {
-            name,
-            folder_id: folder,
-            project_id: project,
-            file_name: upload.fileName,
-            stored_path: upload.rel,
-            size: upload.size,
-            content_sha256: upload.sha256,
-          });
-          upload = undefined; // the row owns the file now
-          await queueProbed(ctx, org, id, probe);
           return reply.code(201).send(toVideo(ctx, (await repo.video(ctx.db, org, id))!));
         } finally {
           if (upload) await ctx.storage.remove(upload.rel);
