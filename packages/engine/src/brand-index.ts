@@ -81,7 +81,12 @@ export interface BrandIndex {
 function keepInside(content: number[], xy: Float32Array, sa: Float32Array, desc: Uint8Array, count: number) {
   const keep: number[] = [];
   for (let k = 0; k < count; k++) if (inContent(content, xy[k * 2], xy[k * 2 + 1])) keep.push(k);
-  const out = { xy: new Float32Array(keep.length * 2), sa: new Float32Array(keep.length * 2), desc: new Uint8Array(keep.length * 32), count: keep.length };
+  const out = {
+    xy: new Float32Array(keep.length * 2),
+    sa: new Float32Array(keep.length * 2),
+    desc: new Uint8Array(keep.length * 32),
+    count: keep.length,
+  };
   keep.forEach((k, i) => {
     out.xy.set(xy.subarray(k * 2, k * 2 + 2), i * 2);
     out.sa.set(sa.subarray(k * 2, k * 2 + 2), i * 2);
@@ -183,7 +188,9 @@ export async function buildBrandIndex(
           sa[k * 2] = f.size[k] * sx;
           sa[k * 2 + 1] = f.angle[k];
         }
-        const kept = content ? keepInside(content, xy, sa, f.desc, f.count) : { xy, sa, desc: f.desc, count: f.count };
+        const kept = content
+          ? keepInside(content, xy, sa, f.desc, f.count)
+          : { xy, sa, desc: f.desc, count: f.count };
         parts.push({ ex: exIdx, ...kept });
       }
     }

@@ -13,7 +13,14 @@ const CROPS = join(import.meta.dirname, 'real-crops');
 const icon = (name: string) => join(ROOT, 'node_modules/simple-icons/icons', `${name}.svg`);
 // the shape route alone: what it finds, it finds by outline
 const shapeOnly = {
-  detector: { ...DEFAULT_DETECTOR, keypointRoute: false, colourRoute: false, textRoute: false, learnedRoute: false, shapeRoute: true },
+  detector: {
+    ...DEFAULT_DETECTOR,
+    keypointRoute: false,
+    colourRoute: false,
+    textRoute: false,
+    learnedRoute: false,
+    shapeRoute: true,
+  },
 };
 // tight boxes of the marks in the crops (real-crops/README.md)
 const ADIDAS = [57, 63, 101, 63, 101, 100, 57, 100];
@@ -26,7 +33,11 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await tempDir();
-  adidas = await buildBrandIndex({ id: 'adidas', name: 'Adidas', examples: [{ id: 1, file: icon('adidas') }] });
+  adidas = await buildBrandIndex({
+    id: 'adidas',
+    name: 'Adidas',
+    examples: [{ id: 1, file: icon('adidas') }],
+  });
   puma = await buildBrandIndex({ id: 'puma', name: 'Puma', examples: [{ id: 2, file: icon('puma') }] });
   const discSvg = await writeSvg(
     dir,
@@ -63,6 +74,11 @@ describe('the shape route on real photos', () => {
     await sharp(join(CROPS, 'adidas-shorts.jpg')).resize(96).blur(0.8).jpeg({ quality: 80 }).toFile(small);
     const res = await analyzeImage(small, [adidas, puma], shapeOnly);
     expect(res.detections.map((d) => d.brandId)).toEqual(['adidas']);
-    expect(quadIoU(res.detections[0].coordinates[0].points, ADIDAS.map((v) => v * 0.6))).toBeGreaterThanOrEqual(0.5);
+    expect(
+      quadIoU(
+        res.detections[0].coordinates[0].points,
+        ADIDAS.map((v) => v * 0.6),
+      ),
+    ).toBeGreaterThanOrEqual(0.5);
   });
 });

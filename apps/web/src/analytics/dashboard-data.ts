@@ -1,21 +1,11 @@
 import type { AnalyticsScope, BrandName, Dashboard } from './analytics-api';
+import { BRAND_COLORS } from '../theme/brand-colors';
 
 /** A brand's shown name: its localized name, else its name. */
 export const brandName = (b: Pick<BrandName, 'name' | 'localized_name'>) => b.localized_name || b.name;
 
 /** Colours of the brand series (by rank), shared by every chart so a brand keeps its colour. */
-export const BRAND_COLORS = [
-  '#1e88e5',
-  '#e53935',
-  '#43a047',
-  '#fb8c00',
-  '#8e24aa',
-  '#00acc1',
-  '#6d4c41',
-  '#d81b60',
-  '#3949ab',
-  '#7cb342',
-];
+export { BRAND_COLORS } from '../theme/brand-colors';
 export const OTHER_COLOR = '#9e9e9e';
 export const OTHER_LABEL = 'Other brands';
 

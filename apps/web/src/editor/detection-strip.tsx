@@ -6,21 +6,11 @@ import { API, type Brand, type DetectionSpansAnswer } from '@logo-review/contrac
 import { formatTimecode } from '@logo-review/review-canvas';
 import { http } from '../api/http-client';
 import { useBrands, useProjects } from '../api/queries';
+import { BRAND_COLORS } from '../theme/brand-colors';
 import { brandLabel } from './id-picker';
 
-/** Distinct colours for the brand rows (by row order, cycling). */
-export const STRIP_COLORS = [
-  '#1e88e5',
-  '#e53935',
-  '#43a047',
-  '#fb8c00',
-  '#8e24aa',
-  '#00acc1',
-  '#6d4c41',
-  '#d81b60',
-  '#3949ab',
-  '#7cb342',
-];
+/** Distinct colours for the brand rows (by row order, cycling): the dashboard's palette. */
+export const STRIP_COLORS = BRAND_COLORS;
 /** Segments asked per brand: one strip row is a few hundred px wide. */
 const SEGMENTS = 300;
 /** A mark narrower than this share of the row (%) is widened so that it stays visible. */

@@ -100,7 +100,14 @@ interface Region {
   label: number;
 }
 
-function invariants(r: { area: number; m10: number; m01: number; m20: number; m11: number; m02: number }): Invariants {
+function invariants(r: {
+  area: number;
+  m10: number;
+  m01: number;
+  m20: number;
+  m11: number;
+  m02: number;
+}): Invariants {
   const cx = r.m10 / r.area;
   const cy = r.m01 / r.area;
   const mu20 = r.m20 / r.area - cx * cx;
@@ -126,10 +133,28 @@ function regions(bin: Uint8Array, w: number, h: number, labels: Int32Array, minA
   const out: Region[] = [];
   const stack: number[] = [];
   let next = 0;
+  const visit = (q: number) => {
+    if (bin[q] && !labels[q]) {
+      labels[q] = next;
+      stack.push(q);
+    }
+  };
   for (let start = 0; start < w * h; start++) {
     if (!bin[start] || labels[start]) continue;
     next++;
-    const r: Region = { x0: w, y0: h, x1: -1, y1: -1, area: 0, m10: 0, m01: 0, m20: 0, m11: 0, m02: 0, label: next };
+    const r: Region = {
+      x0: w,
+      y0: h,
+      x1: -1,
+      y1: -1,
+      area: 0,
+      m10: 0,
+      m01: 0,
+      m20: 0,
+      m11: 0,
+      m02: 0,
+      label: next,
+    };
     labels[start] = next;
     stack.push(start);
     while (stack.length) {
@@ -146,10 +171,10 @@ function regions(bin: Uint8Array, w: number, h: number, labels: Int32Array, minA
       if (x > r.x1) r.x1 = x;
       if (y < r.y0) r.y0 = y;
       if (y > r.y1) r.y1 = y;
-      if (x > 0 && bin[p - 1] && !labels[p - 1]) (labels[p - 1] = next), stack.push(p - 1);
-      if (x < w - 1 && bin[p + 1] && !labels[p + 1]) (labels[p + 1] = next), stack.push(p + 1);
-      if (y > 0 && bin[p - w] && !labels[p - w]) (labels[p - w] = next), stack.push(p - w);
-      if (y < h - 1 && bin[p + w] && !labels[p + w]) (labels[p + w] = next), stack.push(p + w);
+      if (x > 0) visit(p - 1);
+      if (x < w - 1) visit(p + 1);
+      if (y > 0) visit(p - w);
+      if (y < h - 1) visit(p + w);
     }
     if (r.area >= minArea) out.push(r);
   }
@@ -190,7 +215,19 @@ function clusters(rs: Region[]): Region[][] {
 }
 
 function sum(rs: Region[]): Region {
-  const out: Region = { x0: Infinity, y0: Infinity, x1: -1, y1: -1, area: 0, m10: 0, m01: 0, m20: 0, m11: 0, m02: 0, label: 0 };
+  const out: Region = {
+    x0: Infinity,
+    y0: Infinity,
+    x1: -1,
+    y1: -1,
+    area: 0,
+    m10: 0,
+    m01: 0,
+    m20: 0,
+    m11: 0,
+    m02: 0,
+    label: 0,
+  };
   for (const r of rs) {
     out.x0 = Math.min(out.x0, r.x0);
     out.y0 = Math.min(out.y0, r.y0);
@@ -228,7 +265,10 @@ function otsu(px: Uint8Array): { t: number; separation: number } {
     const mB = sB / wB;
     const mF = (total - sB) / (n - wB);
     const between = (wB / n) * ((n - wB) / n) * (mB - mF) ** 2;
-    if (between > best) (best = between), (t = i);
+    if (between > best) {
+      best = between;
+      t = i;
+    }
   }
   return { t, separation: varT > 0 ? best / varT : 0 };
 }
@@ -242,12 +282,17 @@ function oneColour(uv: Uint8Array, n: number, mask: Uint8Array, which: number): 
   let sv = 0;
   let count = 0;
   for (let i = 0; i < n; i++)
-    if (mask[i] === which) (su += uv[i]), (sv += uv[n + i]), count++;
+    if (mask[i] === which) {
+      su += uv[i];
+      sv += uv[n + i];
+      count++;
+    }
   if (!count) return false;
   const mu = su / count;
   const mv = sv / count;
   let spread = 0;
-  for (let i = 0; i < n; i++) if (mask[i] === which) spread += Math.abs(uv[i] - mu) + Math.abs(uv[n + i] - mv);
+  for (let i = 0; i < n; i++)
+    if (mask[i] === which) spread += Math.abs(uv[i] - mu) + Math.abs(uv[n + i] - mv);
   return spread / count <= MAX_CHROMA_SPREAD;
 }
 
@@ -403,7 +448,11 @@ function overlap(m: ShapeModel, c: Candidate, f: Fit, w: number): number {
       const xi = Math.floor(x);
       const yi = Math.floor(y);
       const inC =
-        xi >= c.box.x0 && xi <= c.box.x1 && yi >= c.box.y0 && yi <= c.box.y1 && c.labels.has(c.cut[yi * w + xi]);
+        xi >= c.box.x0 &&
+        xi <= c.box.x1 &&
+        yi >= c.box.y0 &&
+        yi <= c.box.y1 &&
+        c.labels.has(c.cut[yi * w + xi]);
       const dx = x - f.tx;
       const dy = y - f.ty;
       const mx = Math.floor((cos * dx - sin * dy) / f.sx + m.inv.cx);
@@ -453,7 +502,11 @@ function fit(m: ShapeModel, c: Candidate, w: number): { f: Fit; iou: number } | 
         for (const g of tries) {
           if (Math.abs(g.turn) > MAX_TURN || g.sx / g.sy > 1.5 || g.sy / g.sx > 1.5) continue;
           const v = overlap(m, c, g, w);
-          if (v > iou) (iou = v), (f = g), (moved = true);
+          if (v > iou) {
+            iou = v;
+            f = g;
+            moved = true;
+          }
         }
       }
       stepT /= 2;
@@ -479,7 +532,8 @@ function workImage(frame: GrayImage): { img: Uint8Array; w: number; h: number; k
       const sy0 = Math.floor(y * k);
       const sy1 = Math.max(sy0 + 1, Math.floor((y + 1) * k));
       let s = 0;
-      for (let yy = sy0; yy < sy1; yy++) for (let xx = sx0; xx < sx1; xx++) s += frame.data[yy * frame.width + xx];
+      for (let yy = sy0; yy < sy1; yy++)
+        for (let xx = sx0; xx < sx1; xx++) s += frame.data[yy * frame.width + xx];
       img[y * w + x] = Math.round(s / ((sx1 - sx0) * (sy1 - sy0)));
     }
   return { img, w, h, k };
@@ -510,12 +564,19 @@ export function detectByShape(frame: GrayImage, index: DescriptorIndex, models: 
       );
       const cands: Candidate[] = [];
       for (const r of rs)
-        if (r.area >= MIN_AREA) cands.push({ box: r, inv: invariants(r), parts: 1, labels: new Set([r.label]), cut });
+        if (r.area >= MIN_AREA)
+          cands.push({ box: r, inv: invariants(r), parts: 1, labels: new Set([r.label]), cut });
       for (const g of clusters(rs)) {
         if (g.length > MAX_PARTS + 1) continue;
         const s = sum(g);
         if (s.area >= MIN_AREA && s.area < MAX_SHARE * w * h)
-          cands.push({ box: s, inv: invariants(s), parts: g.length, labels: new Set(g.map((r) => r.label)), cut });
+          cands.push({
+            box: s,
+            inv: invariants(s),
+            parts: g.length,
+            labels: new Set(g.map((r) => r.label)),
+            cut,
+          });
       }
       for (const c of cands)
         for (const m of models) {
@@ -524,7 +585,8 @@ export function detectByShape(frame: GrayImage, index: DescriptorIndex, models: 
           if (!r || r.iou < Math.max(MIN_IOU, m.blob + BLOB_MARGIN)) continue;
           const ex = index.examples[m.example];
           // the example's outline through the fit, in frame px
-          const toGrid = (ex_x: number, ex_y: number) => apply(r.f, m, (ex_x - m.ox) / m.toExample, (ex_y - m.oy) / m.toExample);
+          const toGrid = (ex_x: number, ex_y: number) =>
+            apply(r.f, m, (ex_x - m.ox) / m.toExample, (ex_y - m.oy) / m.toExample);
           const outline = [
             toGrid(0, 0),
             toGrid(ex.width, 0),
@@ -552,8 +614,7 @@ export function detectByShape(frame: GrayImage, index: DescriptorIndex, models: 
   // one hit per place and brand: the best overlap
   hits.sort((a, b) => b.score - a.score);
   const kept: FrameHit[] = [];
-  for (const h of hits)
-    if (!kept.some((o) => quadIoU(o.quad, h.quad) > 0.3)) kept.push(h);
+  for (const h of hits) if (!kept.some((o) => quadIoU(o.quad, h.quad) > 0.3)) kept.push(h);
   return kept;
 }
 
