@@ -98,8 +98,29 @@ export class EditorPageObject {
     await this.page.mouse.up();
   }
 
+  /**
+   * Clicks an overlay point, once the overlay itself is what is under it: a status message (the snackbar at
+   * the top, 6 s) or a menu closing can cover the canvas for a moment, and a mouse click there would land on
+   * that instead.
+   */
   async click(x: number, y: number): Promise<void> {
     const p = await this.at(x, y);
+    const deadline = Date.now() + 8000;
+    let over = '';
+    for (;;) {
+      over = await this.page.evaluate(
+        ([px, py]) => {
+          const el = document.elementFromPoint(px, py);
+          return el instanceof HTMLCanvasElement && el.getAttribute('role') === 'img'
+            ? ''
+            : (el?.outerHTML.slice(0, 120) ?? 'nothing');
+        },
+        [p.x, p.y] as const,
+      );
+      if (over === '' || Date.now() > deadline) break;
+      await this.page.waitForTimeout(50);
+    }
+    if (over !== '') throw new Error(`the overlay is covered at (${x}, ${y}) by ${over}`);
     await this.page.mouse.click(p.x, p.y);
   }
 
