@@ -22,6 +22,8 @@ const VERDICTS = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 10
 const PROFILE = process.argv.includes('--profile');
 // --trace: a Chromium trace of the verdicts, main-thread time summed by event (style, layout, paint, script).
 const TRACE = process.argv.includes('--trace');
+// --confidence: the queue in confidence order (key o first), where each next detection comes from the server.
+const BY_CONFIDENCE = process.argv.includes('--confidence');
 const DURATION_MS = 600_000;
 const COUNT = 50_000;
 const PG = { host: '127.0.0.1', user: 'postgres' };
@@ -90,6 +92,10 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
   }
+  if (BY_CONFIDENCE) {
+    await page.keyboard.press('o');
+    await page.getByText('Review order: by confidence.').waitFor();
+  }
   const result = await page.evaluate(async (verdicts) => {
     const selected = () =>
       Array.from(
@@ -124,6 +130,7 @@ try {
           error: `no next detection after verdict ${i} on ${id}`,
           times,
           overlapped: [],
+          queueAsks: [],
           total: 0,
           first: first.ms,
         };
@@ -137,8 +144,12 @@ try {
       .getEntriesByType('resource')
       .filter((e) => /\/api\/videos\/detections\/\?videoId/.test(e.name))
       .map((e) => (e as PerformanceResourceTiming).responseEnd);
+    const queueAsks = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/api/videos/detections/next/'))
+      .map((e) => (e as PerformanceResourceTiming).responseEnd - e.startTime);
     const overlapped = times.map((ms, i) => windows.some((end) => end >= starts[i] && end <= starts[i] + ms));
-    return { error: null, times, overlapped, total: performance.now() - start, first: first.ms };
+    return { error: null, times, overlapped, queueAsks, total: performance.now() - start, first: first.ms };
   }, VERDICTS);
   counting = false;
   if (TRACE) {
@@ -193,6 +204,9 @@ try {
   }
   if (result.error) console.log(`error: ${result.error}`);
   const xs = result.times;
+  console.log(
+    `review order: ${BY_CONFIDENCE ? 'by confidence (the server ranks the whole video)' : 'by time'}`,
+  );
   console.log(`first unreviewed (u): ${f(result.first)} ms`);
   console.log(
     `verdict key -> next detection shown and selected, n=${xs.length}: p50 ${f(percentile(xs, 50))} ms, p95 ${f(percentile(xs, 95))} ms, max ${f(Math.max(...xs))} ms (target p95 < 150 ms)`,
@@ -201,6 +215,10 @@ try {
   console.log(
     `verdicts over 150 ms: ${slow.length}, of which ${slow.filter(([, o]) => o).length} overlapped a detection window's answer`,
   );
+  if (result.queueAsks.length > 0)
+    console.log(
+      `next-by-confidence requests, n=${result.queueAsks.length}: p50 ${f(percentile(result.queueAsks, 50))} ms, p95 ${f(percentile(result.queueAsks, 95))} ms`,
+    );
   console.log(`total for ${xs.length} verdicts: ${f(result.total / 1000, 2)} s`);
   const after = await api.call<{ detections_total: number; detections_reviewed: number }>(
     'GET',
@@ -210,5 +228,7 @@ try {
 } finally {
   await browser.close();
   await server.stop();
-  execFileSync('dropdb', ['-h', PG.host, '-U', PG.user, '--if-exists', dbName]);
+  // KEEP_DB=1 keeps the database for a look at its plans (psql -h 127.0.0.1 -U postgres <name>).
+  if (process.env.KEEP_DB === '1') console.log(`database kept: ${dbName}`);
+  else execFileSync('dropdb', ['-h', PG.host, '-U', PG.user, '--if-exists', dbName]);
 }

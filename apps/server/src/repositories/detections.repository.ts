@@ -120,6 +120,7 @@ export const detectionsRepository = {
       minConfidence: number;
     },
   ): Promise<Detection | undefined> {
+    // Served by detections_review_queue_idx (migration 014): the literal review state matches its predicate.
     const rows = await db.query<DetectionRow>(
       `${SELECT} JOIN videos v ON v.id = d.video_id
        WHERE d.organization_id = $1 AND d.video_id = $2 AND d.review = 'UNREVIEWED'
