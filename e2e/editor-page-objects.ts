@@ -98,8 +98,29 @@ export class EditorPageObject {
     await this.page.mouse.up();
   }
 
+  /**
+   * Clicks an overlay point, once the overlay itself is what is under it: a status message (the snackbar at
+   * the top, 6 s) or a menu closing can cover the canvas for a moment, and a mouse click there would land on
+   * that instead.
+   */
   async click(x: number, y: number): Promise<void> {
     const p = await this.at(x, y);
+    const deadline = Date.now() + 8000;
+    let over = '';
+    for (;;) {
+      over = await this.page.evaluate(
+        ([px, py]) => {
+          const el = document.elementFromPoint(px, py);
+          return el instanceof HTMLCanvasElement && el.getAttribute('role') === 'img'
+            ? ''
+            : (el?.outerHTML.slice(0, 120) ?? 'nothing');
+        },
+        [p.x, p.y] as const,
+      );
+      if (over === '' || Date.now() > deadline) break;
+      await this.page.waitForTimeout(50);
+    }
+    if (over !== '') throw new Error(`the overlay is covered at (${x}, ${y}) by ${over}`);
     await this.page.mouse.click(p.x, p.y);
   }
 
@@ -138,20 +159,46 @@ export function detectionsInWindow(
 
 /**
  * Gives detections an engine confidence in the browser: the API cannot create engine detections (only the
- * analysis does, from real logos), so the window answers get the confidence the test chose. Everything
- * else, including every call the page makes, goes to the real server.
+ * analysis does, from real logos), so the window answers get the confidence the test chose. The review
+ * queue's question to the server (next by confidence) still goes to the real server, which must answer it;
+ * its answer is then replaced by the one the server gives for these confidences: the most confident
+ * unreviewed detection of the whole video, not excluded (ties by start, then id). The server's ranking
+ * itself is tested on both databases in apps/server/test/review-loop.test.ts. Everything else, including
+ * every other call the page makes, goes to the real server.
  */
 export async function injectConfidence(page: Page, confidence: ReadonlyMap<number, number>): Promise<void> {
+  const withConfidence = (list: Detection[]) => {
+    for (const d of list) {
+      const c = confidence.get(d.id);
+      if (c !== undefined) Object.assign(d, { confidence: c, source: 'engine' });
+    }
+    return list;
+  };
   await page.route(
     (url) => url.pathname === API.detections && url.searchParams.has('videoId'),
     async (route) => {
       const response = await route.fetch();
-      const list = (await response.json()) as Detection[];
-      for (const d of list) {
-        const c = confidence.get(d.id);
-        if (c !== undefined) Object.assign(d, { confidence: c, source: 'engine' });
-      }
+      const list = withConfidence((await response.json()) as Detection[]);
       await route.fulfill({ response, json: list });
+    },
+  );
+  await page.route(
+    (url) => url.pathname === API.detectionsNext,
+    async (route) => {
+      const response = await route.fetch();
+      if (!response.ok()) return route.fulfill({ response });
+      const url = new URL(route.request().url());
+      const exclude = new Set(url.searchParams.getAll('exclude').map(Number));
+      const all = await route.fetch({
+        url: `${url.origin}${API.detections}?videoId=${url.searchParams.get('videoId')}&startTime=0&endTime=3600000`,
+        method: 'GET',
+      });
+      const queue = withConfidence((await all.json()) as Detection[])
+        .filter((d) => d.review === 'UNREVIEWED' && !exclude.has(d.id))
+        .sort(
+          (a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || a.time_begin - b.time_begin || a.id - b.id,
+        );
+      await route.fulfill({ response, json: { detection: queue[0] ?? null } });
     },
   );
 }

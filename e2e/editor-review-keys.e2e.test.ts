@@ -267,15 +267,11 @@ describe('editor: review by keyboard', () => {
     await waitFor(async () => (await manual()).length === 1, 'the finish redone');
   });
 
-  // Skipped: it passed in every run of its file and in the Node 20 pass of session 12's .ci/run, then
-  // timed out waiting for the next detection (15 s) in the Node 24 pass, late in the full suite. The
-  // cause is not found yet. Plan (issue 17): record a trace of the full suite on Node 24, check
-  // whether the confidence queue waits for a detection window that never loads under load, and
-  // unskip when 10 full runs pass. The order itself is unit-tested in
-  // packages/review-canvas/test/review-loop.test.ts.
-  it.skip('by confidence, the most confident unreviewed detection comes next', async () => {
+  // Was skipped after timing out on Node 24 late in the full suite: the queue ranked only the detections
+  // loaded around the position, so whether dets[4] could come next depended on which windows had loaded.
+  // The queue now asks the server for the whole video (GET /api/videos/detections/next/).
+  it('by confidence, the most confident unreviewed detection comes next', async () => {
     const page = session.page();
-    // The whole 10 s clip is loaded from the start (a window reaches 10 s beyond the position).
     await page.keyboard.press('o');
     await expectStatus(page, 'Review order: by confidence.');
     await page.keyboard.press('u');

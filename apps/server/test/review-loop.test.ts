@@ -518,3 +518,135 @@ describe('what is listed, counted and reported', () => {
     expect(left.map((r) => Number(r.id)).sort((x, y) => x - y)).toEqual([undone, moved, deleted]);
   });
 });
+
+describe('the review queue by confidence over the whole video', () => {
+  let queueVideo: number;
+  const byConf = new Map<number, number | null>();
+  /** An unreviewed engine detection of the queue's video with a confidence (null: none, like a drawn one). */
+  const engine = async (
+    brand: number,
+    placement: number,
+    begin: number,
+    confidence: number | null,
+    review = 'UNREVIEWED',
+  ) => {
+    const [{ organization_id }] = await s.ctx.db.query<{ organization_id: number }>(
+      'SELECT organization_id FROM videos WHERE id = $1',
+      [queueVideo],
+    );
+    const [r] = await s.ctx.db.query<{ id: number }>(
+      `INSERT INTO detections (organization_id, video_id, brand_id, placement_id, auto_placement_id,
+         time_begin, time_end, coordinates, confidence, review, source)
+       VALUES ($1, $2, $3, $4, $4, $5, $6, $7::jsonb, $8, $9, 'engine') RETURNING id`,
+      [
+        organization_id,
+        queueVideo,
+        brand,
+        placement,
+        begin,
+        begin + 1000,
+        JSON.stringify([seg(begin, begin + 1000)]),
+        confidence,
+        review,
+      ],
+    );
+    byConf.set(Number(r.id), confidence);
+    return Number(r.id);
+  };
+  const next = async (query = '', c: Client = ann) => {
+    const r = await c.get(`/api/videos/detections/next/?videoId=${queueVideo}&order=confidence${query}`);
+    expect(r.statusCode).toBe(200);
+    return (r.json() as { detection: Det | null }).detection;
+  };
+
+  let early: number;
+  let late: number;
+  let tie: number;
+  let low: number;
+  let none: number;
+  let hiddenBrand: number;
+  let hiddenPlacement: number;
+  beforeAll(async () => {
+    queueVideo = (
+      await ann.req({
+        method: 'POST',
+        url: '/api/videos/create/',
+        ...multipart({ name: 'Queue' }, [{ field: 'videoFile', name: 'q.mp4', data: smallVideo() }]),
+      })
+    ).json().id as number;
+    // Ten minutes apart: an editor holding only the first minutes would rank `late` last or not at all.
+    early = await engine(brandA, inScene, 1_000, 0.6);
+    late = await engine(brandB, inScene, 590_000, 0.95);
+    tie = await engine(brandA, inScene, 595_000, 0.6);
+    low = await engine(brandA, inScene, 5_000, 0.2);
+    none = await engine(brandA, inScene, 2_000, null);
+    const brandC = (
+      await ann.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'C' }) })
+    ).json().id as number;
+    hiddenBrand = await engine(brandC, inScene, 3_000, 0.99);
+    hiddenPlacement = await engine(brandA, overlay, 4_000, 0.98);
+    await engine(brandA, inScene, 6_000, 0.999, 'TRUE_POSITIVE');
+    await engine(brandA, inScene, 7_000, 0.999, 'FALSE_POSITIVE');
+  });
+
+  it('answers the most confident unreviewed detection anywhere in the video, then the next ones', async () => {
+    // Before the video is in a project, nothing is hidden.
+    expect((await next())?.id).toBe(hiddenBrand);
+    expect((await next(`&exclude=${hiddenBrand}`))?.id).toBe(hiddenPlacement);
+    const p = (
+      await ann.post('/api/videos/project/', {
+        name: 'Queue project',
+        description: '',
+        filtered_brands: [(await next())!.brand],
+        filtered_placements: [overlay],
+      })
+    ).json() as Array<{ id: number; name: string }>;
+    const project = p.find((x) => x.name === 'Queue project')!;
+    const put = await ann.put('/api/videos/create/', {
+      id: queueVideo,
+      name: 'Queue',
+      folder: null,
+      project: project.id,
+    });
+    expect(put.statusCode).toBe(200);
+    // The project hides brand C and the overlay placement: their detections leave the queue.
+    const first = await next();
+    expect(first).toMatchObject({ id: late, review: 'UNREVIEWED', confidence: 0.95, time_begin: 590_000 });
+    // Verdicts on their way are excluded; ties go by start time; no confidence comes last.
+    expect((await next(`&exclude=${late}`))?.id).toBe(early);
+    expect((await next(`&exclude=${late}&exclude=${early}`))?.id).toBe(tie);
+    expect((await next(`&exclude=${late}&exclude=${early}&exclude=${tie}`))?.id).toBe(low);
+    expect((await next(`&exclude=${late}&exclude=${early}&exclude=${tie}&exclude=${low}`))?.id).toBe(none);
+    expect(
+      await next(`&exclude=${late}&exclude=${early}&exclude=${tie}&exclude=${low}&exclude=${none}`),
+    ).toBeNull();
+    // A decided detection leaves the queue.
+    await review([late], 'TRUE_POSITIVE');
+    expect((await next())?.id).toBe(early);
+    await review([late], 'UNREVIEWED');
+  });
+
+  it("applies the editor's filter: brands, placements and the confidence threshold", async () => {
+    expect((await next(`&brandIds=${brandA}`))?.id).toBe(early);
+    expect((await next(`&placementIds=${overlay}`))?.id ?? null).toBeNull(); // all hidden by the project
+    // Below 0.5 only `low` (0.2) is left out; hand-drawn-like ones without confidence stay.
+    expect((await next(`&brandIds=${brandA}&minConfidence=0.5&exclude=${early}&exclude=${tie}`))?.id).toBe(
+      none,
+    );
+    expect((await next(`&brandIds=${brandA}&exclude=${early}&exclude=${tie}`))?.id).toBe(low);
+  });
+
+  it('refuses bad input and other organizations', async () => {
+    expect((await ann.get(`/api/videos/detections/next/?videoId=${queueVideo}`)).statusCode).toBe(400);
+    expect(
+      (await ann.get(`/api/videos/detections/next/?videoId=${queueVideo}&order=confidence&minConfidence=2`))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await eve.get(`/api/videos/detections/next/?videoId=${queueVideo}&order=confidence`)).statusCode,
+    ).toBe(404);
+    expect((await ann.get(`/api/videos/detections/next/?videoId=999999&order=confidence`)).statusCode).toBe(
+      404,
+    );
+  });
+});

@@ -20,6 +20,8 @@ export const API = {
   detectionsReport: '/api/videos/detections/report/',
   /** PUT: sets the review state of detections (a verdict, or the undo/redo of one). */
   detectionsReview: '/api/videos/detections/review/',
+  /** GET: the review queue's next detection over the whole video (by confidence). */
+  detectionsNext: '/api/videos/detections/next/',
   detectionHistory: (id: number) => `/api/videos/detections/${id}/history/`,
   detectionSplit: (id: number) => `/api/videos/detections/${id}/split/`,
   detectionsMerge: '/api/videos/detections/merge/',

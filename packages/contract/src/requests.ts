@@ -251,4 +251,19 @@ export const ExcelQuery = Type.Object({
 });
 export type ExcelQuery = Static<typeof ExcelQuery>;
 
+/**
+ * The review queue's next detection over the whole video (issue 17): the most confident unreviewed one that
+ * the filter lets through, leaving out the video's project's hidden brands and placements and `exclude`
+ * (verdicts on their way). Hand-drawn ones (no confidence) come last; ties by start time, then id.
+ */
+export const ReviewNextQuery = Type.Object({
+  videoId: Type.Integer({ minimum: 1 }),
+  order: Type.Literal('confidence'),
+  exclude: Type.Optional(IdList),
+  brandIds: Type.Optional(IdList),
+  placementIds: Type.Optional(IdList),
+  minConfidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+});
+export type ReviewNextQuery = Static<typeof ReviewNextQuery>;
+
 export const ReportAnswer = Type.Object({ detail: Type.String(), count: Type.Integer() });

@@ -91,7 +91,10 @@ export class LabelLayout {
     force: boolean,
   ): boolean {
     const h = LABEL_HEIGHT;
-    const x = Math.max(0, Math.min(vw - w, minX));
+    // Whole pixels: a label bitmap copied at an integer offset is a plain blit, with no resampling.
+    const x = Math.round(Math.max(0, Math.min(vw - w, minX)));
+    minY = Math.round(minY);
+    maxY = Math.round(maxY);
     let y = minY - h - 1;
     if (y < 0 || !this.free(x, y, w, h)) {
       y = maxY + 1;

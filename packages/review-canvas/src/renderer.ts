@@ -38,7 +38,7 @@ export interface CanvasLike {
   setLineDash(segments: number[]): void;
   fillText?(text: string, x: number, y: number): void;
   createPattern?(image: OffscreenCanvas, repetition: string): object | null;
-  drawImage?(image: ImageBitmap, x: number, y: number, w: number, h: number): void;
+  drawImage?(image: ImageBitmap, x: number, y: number, w?: number, h?: number): void;
   measureText?(text: string): { width: number };
 }
 
@@ -89,6 +89,18 @@ const MAX_LABEL_BITMAPS = 4000;
  */
 export const MAX_LABELS = 100;
 const LABEL_FG = '#ffffff';
+
+/** Below this size on both sides (display px) a box's label is left out unless it is selected. */
+export const MIN_LABELLED_BOX_PX = 12;
+
+/** A label's text, measured width (display px) and cached bitmap. */
+interface LabelEntry {
+  text: string;
+  width: number;
+  bitmap: ImageBitmap | null;
+  /** The bitmap cache generation the bitmap belongs to (the cache is emptied when full). */
+  bitmapGen: number;
+}
 
 /** A reusable list of quads sharing one stroke style, so the style is set once for all of them. */
 interface Bucket {
@@ -146,7 +158,26 @@ export class OverlayRenderer {
   private readonly labelDets: Detection[] = [];
   private readonly labelSelected: number[] = [];
   private readonly layout = new LabelLayout();
-  private labelCache = new WeakMap<Detection, { text: string; width: number }>();
+  private labelCache = new WeakMap<Detection, LabelEntry>();
+  /** The label of each placed rectangle of the layout. */
+  private readonly placedLabels: LabelEntry[] = [];
+  /** What the last layout was made for (see sameLabelFrame). */
+  private readonly prevLabel = {
+    n: -1,
+    scale: 0,
+    w: 0,
+    h: 0,
+    ox: 0,
+    oy: 0,
+    textVersion: -1,
+    quads: [] as number[][],
+    dets: [] as Detection[],
+    prio: [] as number[],
+  };
+  private textVersion = 0;
+  private bitmapGen = 0;
+  private scratch: OffscreenCanvas | null = null;
+  private scratchCtx: OffscreenCanvasRenderingContext2D | null = null;
   private readonly widthCache = new Map<string, number>();
   private readonly dashPatterns = new Map<string, string | object>();
   private readonly bitmaps = new Map<string, ImageBitmap>();
@@ -162,6 +193,7 @@ export class OverlayRenderer {
   setLabelText(fn: (d: Detection) => string): void {
     this.labelText = fn;
     this.labelCache = new WeakMap();
+    this.textVersion++;
   }
 
   /** Clears and redraws everything. `tools` is the interactive state (marquee, preview, drawing). */
@@ -295,7 +327,11 @@ export class OverlayRenderer {
       this.markQuads[i] = NO_DASH;
     }
 
-    if (labelCount > 0) this.drawLabels(ctx, viewport, labelCount, ox, oy);
+    if (labelCount > 0) {
+      // A drag preview's points may be a reused array, changed in place: lay out afresh while it lasts.
+      if (preview !== null) this.prevLabel.n = -1;
+      this.drawLabels(ctx, viewport, labelCount, ox, oy);
+    }
 
     if (tools?.marquee) {
       const r = tools.marquee;
@@ -313,87 +349,142 @@ export class OverlayRenderer {
 
   /**
    * Labels: selected ones first (always placed), then unreviewed ones, then the rest, greedily where they do
-   * not cover an earlier label, up to {@link MAX_LABELS}. Backgrounds are filled in one style, then texts in another (two style changes per frame).
+   * not cover an earlier label, up to {@link MAX_LABELS}. The placement is kept while the labelled boxes, their
+   * order and the view stay the same (a paused frame redrawn for hover or a tool), and each distinct label is
+   * a cached bitmap copied at whole pixels.
    */
   private drawLabels(ctx: CanvasLike, viewport: Viewport, n: number, ox: number, oy: number): void {
     const { scale, width, height } = viewport;
-    ctx.font = LABEL_FONT;
     const layout = this.layout;
-    layout.reset(width, height);
-    for (let pass = 0; pass < 3; pass++) {
-      for (let i = 0; i < n; i++) {
-        if (this.labelSelected[i] !== pass) continue;
-        if (pass > 0 && layout.count >= MAX_LABELS) break;
-        const q = this.labelQuads[i];
-        let minX = Infinity;
-        let minY = Infinity;
-        let maxY = -Infinity;
-        for (let k = 0; k < q.length; k += 2) {
-          const x = q[k] * scale + ox;
-          const y = q[k + 1] * scale + oy;
-          if (x < minX) minX = x;
-          if (y < minY) minY = y;
-          if (y > maxY) maxY = y;
+    if (!this.sameLabelFrame(n, scale, width, height, ox, oy)) {
+      ctx.font = LABEL_FONT;
+      layout.reset(width, height);
+      for (let pass = 0; pass < 3; pass++) {
+        for (let i = 0; i < n; i++) {
+          if (this.labelSelected[i] !== pass) continue;
+          if (pass > 0 && layout.count >= MAX_LABELS) break;
+          const q = this.labelQuads[i];
+          let minX = Infinity;
+          let minY = Infinity;
+          let maxX = -Infinity;
+          let maxY = -Infinity;
+          for (let k = 0; k < q.length; k += 2) {
+            const x = q[k] * scale + ox;
+            const y = q[k + 1] * scale + oy;
+            if (x < minX) minX = x;
+            if (x > maxX) maxX = x;
+            if (y < minY) minY = y;
+            if (y > maxY) maxY = y;
+          }
+          if (minX > width || minY > height || maxY < 0 || maxX < 0) continue;
+          // Boxes too small to read on get no label unless selected (a 20 px box still gets one).
+          if (pass > 0 && maxX - minX < MIN_LABELLED_BOX_PX && maxY - minY < MIN_LABELLED_BOX_PX) continue;
+          const label = this.label(ctx, this.labelDets[i]);
+          if (layout.place(i, label.width + 2 * LABEL_PAD, minX, minY, maxY, width, height, pass === 0))
+            this.placedLabels[layout.count - 1] = label;
         }
-        if (minX > width || minY > height || maxY < 0) continue;
-        const label = this.label(ctx, this.labelDets[i]);
-        layout.place(i, label.width + 2 * LABEL_PAD, minX, minY, maxY, width, height, pass === 0);
       }
+      this.rememberLabelFrame(n, scale, width, height, ox, oy);
     }
     const r = layout.rects;
     if (ctx.drawImage !== undefined && typeof OffscreenCanvas !== 'undefined') {
       // Each distinct label is rasterized once into a small bitmap and then only copied: shaping and
       // rasterizing a few hundred texts per frame cost more than the whole rest of the overlay.
+      const whole = this.pixelRatio === 1;
       for (let j = 0; j < layout.count; j++) {
-        const img = this.labelBitmap(this.label(ctx, this.labelDets[layout.items[j]]));
-        ctx.drawImage(img, r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
+        const label = this.placedLabels[j];
+        const img = label.bitmapGen === this.bitmapGen ? label.bitmap! : this.labelBitmap(label);
+        if (whole) ctx.drawImage(img, r[4 * j], r[4 * j + 1]);
+        else ctx.drawImage(img, r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
       }
     } else {
+      ctx.font = LABEL_FONT;
       ctx.fillStyle = LABEL_BG;
       for (let j = 0; j < layout.count; j++) ctx.fillRect(r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
       ctx.fillStyle = LABEL_FG;
       ctx.textBaseline = 'middle';
       for (let j = 0; j < layout.count; j++) {
-        const i = layout.items[j];
-        ctx.fillText!(
-          this.label(ctx, this.labelDets[i]).text,
-          r[4 * j] + LABEL_PAD,
-          r[4 * j + 1] + LABEL_HEIGHT / 2 + 0.5,
-        );
+        ctx.fillText!(this.placedLabels[j].text, r[4 * j] + LABEL_PAD, r[4 * j + 1] + LABEL_HEIGHT / 2 + 0.5);
       }
     }
-    for (let i = 0; i < n; i++) this.labelQuads[i] = NO_DASH;
   }
 
-  /** The label's bitmap (background and text) at the device pixel ratio, made once per text. */
-  private labelBitmap(label: { text: string; width: number }): ImageBitmap {
+  /** Whether the labelled boxes (same quads, detections and priorities) and the view match the last layout. */
+  private sameLabelFrame(n: number, scale: number, w: number, h: number, ox: number, oy: number): boolean {
+    const p = this.prevLabel;
+    if (p.n !== n || p.scale !== scale || p.w !== w || p.h !== h || p.ox !== ox || p.oy !== oy) return false;
+    if (p.textVersion !== this.textVersion) return false;
+    for (let i = 0; i < n; i++) {
+      if (
+        p.quads[i] !== this.labelQuads[i] ||
+        p.dets[i] !== this.labelDets[i] ||
+        p.prio[i] !== this.labelSelected[i]
+      )
+        return false;
+    }
+    return true;
+  }
+
+  private rememberLabelFrame(n: number, scale: number, w: number, h: number, ox: number, oy: number): void {
+    const p = this.prevLabel;
+    p.n = n;
+    p.scale = scale;
+    p.w = w;
+    p.h = h;
+    p.ox = ox;
+    p.oy = oy;
+    p.textVersion = this.textVersion;
+    for (let i = 0; i < n; i++) {
+      p.quads[i] = this.labelQuads[i];
+      p.dets[i] = this.labelDets[i];
+      p.prio[i] = this.labelSelected[i];
+    }
+  }
+
+  /**
+   * The label's bitmap (background and text) at the device pixel ratio, made once per text on one reused
+   * scratch canvas (a new canvas and context per label cost more than drawing it).
+   */
+  private labelBitmap(label: LabelEntry): ImageBitmap {
     const key = label.text;
     let img = this.bitmaps.get(key);
-    if (img !== undefined) return img;
-    // Bounded: confidences make many distinct texts over a long video; start afresh rather than grow.
-    if (this.bitmaps.size >= MAX_LABEL_BITMAPS) {
-      for (const b of this.bitmaps.values()) b.close();
-      this.bitmaps.clear();
+    if (img === undefined) {
+      // Bounded: confidences make many distinct texts over a long video; start afresh rather than grow.
+      if (this.bitmaps.size >= MAX_LABEL_BITMAPS) {
+        for (const b of this.bitmaps.values()) b.close();
+        this.bitmaps.clear();
+        this.bitmapGen++;
+      }
+      const k = this.pixelRatio;
+      const w = label.width + 2 * LABEL_PAD;
+      const cw = Math.ceil(w * k);
+      const ch = Math.ceil(LABEL_HEIGHT * k);
+      let canvas = this.scratch;
+      if (canvas === null) canvas = this.scratch = new OffscreenCanvas(cw, ch);
+      else {
+        // Resizing resets the context's state and clears it.
+        canvas.width = cw;
+        canvas.height = ch;
+      }
+      const c = (this.scratchCtx ??= canvas.getContext('2d')!);
+      c.setTransform(k, 0, 0, k, 0, 0);
+      c.fillStyle = LABEL_BG;
+      c.fillRect(0, 0, w, LABEL_HEIGHT);
+      c.font = LABEL_FONT;
+      c.textBaseline = 'middle';
+      c.fillStyle = LABEL_FG;
+      c.fillText(key, LABEL_PAD, LABEL_HEIGHT / 2 + 0.5);
+      // An ImageBitmap: drawing an OffscreenCanvas takes a snapshot of it on every draw.
+      img = canvas.transferToImageBitmap();
+      this.bitmaps.set(key, img);
     }
-    const k = this.pixelRatio;
-    const w = label.width + 2 * LABEL_PAD;
-    const canvas = new OffscreenCanvas(Math.ceil(w * k), Math.ceil(LABEL_HEIGHT * k));
-    const c = canvas.getContext('2d')!;
-    c.scale(k, k);
-    c.fillStyle = LABEL_BG;
-    c.fillRect(0, 0, w, LABEL_HEIGHT);
-    c.font = LABEL_FONT;
-    c.textBaseline = 'middle';
-    c.fillStyle = LABEL_FG;
-    c.fillText(key, LABEL_PAD, LABEL_HEIGHT / 2 + 0.5);
-    // An ImageBitmap: drawing an OffscreenCanvas takes a snapshot of it on every draw.
-    img = canvas.transferToImageBitmap();
-    this.bitmaps.set(key, img);
+    label.bitmap = img;
+    label.bitmapGen = this.bitmapGen;
     return img;
   }
 
   /** A detection's label text and width, measured once per detection object and text. */
-  private label(ctx: CanvasLike, d: Detection): { text: string; width: number } {
+  private label(ctx: CanvasLike, d: Detection): LabelEntry {
     let hit = this.labelCache.get(d);
     if (hit === undefined) {
       const text = this.labelText(d);
@@ -402,7 +493,7 @@ export class OverlayRenderer {
         width = Math.ceil(ctx.measureText!(text).width);
         this.widthCache.set(text, width);
       }
-      hit = { text, width };
+      hit = { text, width, bitmap: null, bitmapGen: -1 };
       this.labelCache.set(d, hit);
     }
     return hit;

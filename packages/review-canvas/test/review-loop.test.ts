@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ReviewEditor } from '../src/review-editor.ts';
-import { EDITED_MARK_PX, MAX_LABELS, PROPOSAL_COLOR, UNREVIEWED_DASH } from '../src/renderer.ts';
+import {
+  EDITED_MARK_PX,
+  MAX_LABELS,
+  MIN_LABELLED_BOX_PX,
+  PROPOSAL_COLOR,
+  UNREVIEWED_DASH,
+} from '../src/renderer.ts';
 import { bestFrameTime, nextInQueue } from '../src/review-queue.ts';
 import { reviewHotkey, REVIEW_KEYS } from '../src/review-keys.ts';
 import { hotkeyAction } from '../src/hotkeys.ts';
@@ -126,6 +132,53 @@ describe('review styles and labels', () => {
     const ids = ctx.texts.map((t) => Number(t.text.slice(1)));
     expect(ids).toContain(199);
     expect(ids.filter((id) => id !== 199).every((id) => id % 2 === 0)).toBe(true);
+  });
+
+  it('lays labels out again only when the labelled boxes, their priority or the view change', () => {
+    const editor = setup();
+    const place = vi.spyOn(LabelLayout.prototype, 'place');
+    try {
+      editor.render(new TextCanvas());
+      expect(place).toHaveBeenCalledTimes(4);
+      // The same frame redrawn (hover, a tool): the placement is reused, the labels are still drawn.
+      const again = new TextCanvas();
+      editor.render(again);
+      expect(place).toHaveBeenCalledTimes(4);
+      expect(again.texts).toHaveLength(4);
+      // A selection changes the priority order: laid out afresh.
+      editor.model.select([{ kind: 'detection', id: 2 }]);
+      editor.render(new TextCanvas());
+      expect(place).toHaveBeenCalledTimes(8);
+      // Another view: afresh too.
+      editor.setViewport(800, 450, 1.25);
+      editor.render(new TextCanvas());
+      expect(place).toHaveBeenCalledTimes(12);
+    } finally {
+      place.mockRestore();
+    }
+  });
+
+  it('leaves out labels of boxes too small to read on, unless selected, and places them at whole pixels', () => {
+    const editor = new ReviewEditor({ videoId: 7, fps: 25 });
+    editor.setViewport(640, 360, 0.37);
+    const s = (MIN_LABELLED_BOX_PX - 1) / 0.37;
+    editor.model.setDetections([
+      det(1, 0, 5000, box(100, 300, s, s)),
+      det(2, 0, 5000, box(400, 300, s, s)),
+      det(3, 0, 5000, box(700, 300, 20 / 0.37, 20 / 0.37)),
+    ]);
+    editor.model.setTime(0);
+    editor.model.select([{ kind: 'detection', id: 2 }]);
+    editor.setLabelText((d) => `L${d.id}`);
+    const ctx = new TextCanvas();
+    editor.render(ctx);
+    expect(ctx.texts.map((t) => t.text).sort()).toEqual(['L2', 'L3']);
+    const bgs = ctx.calls.filter((c) => c.op === 'fillRect' && c.args[3] === LABEL_HEIGHT).map((c) => c.args);
+    expect(bgs).toHaveLength(2);
+    for (const b of bgs) {
+      expect(Number.isInteger(b[0])).toBe(true);
+      expect(Number.isInteger(b[1])).toBe(true);
+    }
   });
 
   it('LabelLayout falls back below, then inside, and drops a label with no free spot', () => {

@@ -7,6 +7,8 @@ import {
   DetectionsReviewBody,
   IdParams,
   LISTED_REVIEW_STATES,
+  Nullable,
+  ReviewNextQuery,
   REVIEW_STATE,
   type ReviewState,
 } from '@logo-review/contract';
@@ -19,6 +21,9 @@ import { actorOf, orgOf } from './auth-hook.ts';
 import { errors, Ref, routes } from './route-kit.ts';
 
 const List = Type.Array(Ref('Detection'));
+const NextAnswer = Type.Object({ detection: Nullable(Ref('Detection')) });
+const list = (v: number | number[] | undefined): number[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : [v];
 const isListed = (s: string) => (LISTED_REVIEW_STATES as readonly string[]).includes(s);
 /** After a split or merge by a person: a drawn detection stays MANUAL, any other becomes EDITED. */
 const editedState = (...states: string[]): ReviewState =>
@@ -55,6 +60,44 @@ export const reviewRoutes = (ctx: AppContext) =>
           );
         });
         return (await repo.byIds(ctx.db, org, detectionIds)).filter((d) => isListed(d.review));
+      },
+    );
+
+    app.get(
+      API.detectionsNext,
+      {
+        schema: {
+          tags: ['detections'],
+          description:
+            "The review queue's next detection over the whole video, by confidence: the most confident " +
+            'unreviewed detection (hand-drawn ones, without confidence, last; ties by start time, then id) ' +
+            "that brandIds, placementIds and minConfidence let through, leaving out the video's project's " +
+            'hidden brands and placements and the exclude ids (verdicts still on their way). ' +
+            'Repeat a list parameter for more ids. detection is null when none is left.',
+          querystring: ReviewNextQuery,
+          response: { 200: NextAnswer, ...errors },
+        },
+      },
+      async (req) => {
+        const org = orgOf(req);
+        const q = req.query;
+        if ((await missingIds(ctx.db, 'videos', org, [q.videoId])).length > 0) throw notFound('Video');
+        const detection = await ctx.db.transaction(async (tx) => {
+          // Walk detections_review_queue_idx in its order (the first entry that passes the filters is the
+          // answer) whatever the statistics say: right after an analysis wrote a video's detections they
+          // are stale (PGlite never gathers them), and the planner then sorted all 50,000 of the video's
+          // rows, wide ones, for every verdict (~0.4 s instead of ~1 ms).
+          await tx.query('SET LOCAL enable_bitmapscan = off');
+          await tx.query('SET LOCAL enable_sort = off');
+          return repo.nextByConfidence(tx, org, {
+            videoId: q.videoId,
+            exclude: list(q.exclude),
+            brandIds: list(q.brandIds),
+            placementIds: list(q.placementIds),
+            minConfidence: q.minConfidence ?? 0,
+          });
+        });
+        return { detection: detection ?? null };
       },
     );
 

@@ -104,6 +104,40 @@ export const detectionsRepository = {
     );
     return r.body;
   },
+  /**
+   * The review queue's next detection by confidence over the whole video: the most confident UNREVIEWED one
+   * (no confidence last; ties by start, then id) that the filter lets through, leaving out the video's
+   * project's hidden brands and placements and the `exclude` ids. Undefined when none is left.
+   */
+  async nextByConfidence(
+    db: Queryable,
+    org: number,
+    f: {
+      videoId: number;
+      exclude: number[];
+      brandIds: number[];
+      placementIds: number[];
+      minConfidence: number;
+    },
+  ): Promise<Detection | undefined> {
+    // Served by detections_review_queue_idx (migration 014): the literal review state matches its predicate.
+    const rows = await db.query<DetectionRow>(
+      `${SELECT} JOIN videos v ON v.id = d.video_id
+       WHERE d.organization_id = $1 AND d.video_id = $2 AND d.review = 'UNREVIEWED'
+         AND NOT (d.id = ANY($3::bigint[]))
+         AND (cardinality($4::int[]) = 0 OR d.brand_id = ANY($4::int[]))
+         AND (cardinality($5::int[]) = 0 OR d.placement_id = ANY($5::int[]))
+         AND ($6::float8 <= 0 OR d.confidence IS NULL OR d.confidence >= $6::float8)
+         AND NOT EXISTS (SELECT 1 FROM project_hidden_brands h
+                         WHERE h.project_id = v.project_id AND h.brand_id = d.brand_id)
+         AND NOT EXISTS (SELECT 1 FROM project_hidden_placements h
+                         WHERE h.project_id = v.project_id AND h.placement_id = d.placement_id)
+       ORDER BY d.confidence DESC NULLS LAST, d.time_begin, d.id
+       LIMIT 1`,
+      [org, f.videoId, f.exclude, f.brandIds, f.placementIds, f.minConfidence],
+    );
+    return rows.length > 0 ? toDetection(rows[0]) : undefined;
+  },
   async byIds(db: Queryable, org: number, ids: number[]): Promise<Detection[]> {
     const rows = await db.query<DetectionRow>(
       `${SELECT} WHERE d.organization_id = $1 AND d.id = ANY($2::bigint[]) ORDER BY d.id`,

@@ -5,6 +5,7 @@ import {
   type DetectionPatchBody,
   type DetectionTrackAnswer,
   type DetectionTrackBody,
+  type ReviewNextQuery,
   type ReviewState,
 } from '@logo-review/contract';
 import { http, request } from './http-client';
@@ -34,6 +35,15 @@ export const reviewApi = {
   /** Trims to a new span (segments outside it are cut); sets EDITED unless MANUAL. */
   trim: (id: number, span: Pick<DetectionPatchBody, 'time_begin' | 'time_end'>) =>
     request<Detection>('PATCH', API.detection(id), { json: span }),
+  /**
+   * The review queue's next detection over the whole video by confidence (the project's hidden brands and
+   * placements left out by the server); null when none is left.
+   */
+  next: (query: ReviewNextQuery, signal?: AbortSignal) =>
+    http.get<{ detection: Detection | null }>(API.detectionsNext, {
+      query: { ...query },
+      signal,
+    }),
   /** Follows a box through the video's frames from `time`; answers the proposed segments. */
   track: (body: DetectionTrackBody) => http.post<DetectionTrackAnswer>(API.detectionsTrack, { json: body }),
 };

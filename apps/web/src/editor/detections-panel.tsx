@@ -1,4 +1,12 @@
-import { memo, useState, type MouseEvent, type ReactNode } from 'react';
+import {
+  memo,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+  type UIEvent,
+} from 'react';
 import { alpha, type SxProps, type Theme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
@@ -57,6 +65,19 @@ function ToolbarButton(props: {
   );
 }
 
+/** Height of a Detections row (px): fixed, so that a long table can lay out only the rows near the view. */
+export const ROW_HEIGHT = 33;
+/**
+ * Above this many rows, rows far from the visible part stay in the table (the DOM lists every active
+ * detection) but are not displayed: a busy frame's ~500 rows cost tens of ms of style, layout and paint on
+ * every step of the review loop, while the panel shows about fifteen.
+ */
+export const WINDOWED_ABOVE = 120;
+/** Rows displayed before and after the visible part of a windowed table. */
+const OVERSCAN = 15;
+/** Scrolling re-windows the table every this many rows. */
+const SCROLL_STEP = 10;
+
 const ROWS_SX: SxProps<Theme> = {
   tableLayout: 'fixed',
   '& th': { px: 1 },
@@ -70,7 +91,10 @@ const ROWS_SX: SxProps<Theme> = {
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
   },
-  '& tbody tr': { cursor: 'pointer' },
+  '& tbody tr': { cursor: 'pointer', height: ROW_HEIGHT },
+  '& tbody tr.far': { display: 'none' },
+  '& tbody tr.spacer': { cursor: 'default' },
+  '& tbody tr.spacer td': { p: 0, border: 0 },
   '& tbody tr:hover': { bgcolor: 'action.hover' },
   '& tbody tr.selected': { bgcolor: (t) => alpha(t.palette.primary.main, 0.12) },
   '& tbody tr.filtered': { opacity: 0.45, cursor: 'default', bgcolor: 'transparent' },
@@ -119,19 +143,23 @@ const DetectionRow = memo(function DetectionRow({
   filtered,
   selected,
   brand,
+  far,
 }: {
   detection: Detection;
   filtered: boolean;
   selected: boolean;
   brand: string;
+  /** Far from the visible part of a long table: listed but not displayed. */
+  far: boolean;
 }) {
   const [short, full] = stateLabel(d.review);
+  const cls = filtered ? 'filtered' : selected ? 'selected' : '';
   return (
     <tr
       data-id={d.id}
       aria-selected={selected}
       aria-disabled={filtered || undefined}
-      className={filtered ? 'filtered' : selected ? 'selected' : undefined}
+      className={far ? `far ${cls}` : cls || undefined}
     >
       <td>{d.id}</td>
       <td>{brand}</td>
@@ -146,6 +174,26 @@ const DetectionRow = memo(function DetectionRow({
     </tr>
   );
 });
+
+/** Keeps the scroll height of the rows that are listed but not displayed. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr className="spacer" aria-hidden style={{ height }}>
+      <td colSpan={5} />
+    </tr>
+  );
+}
+
+/** The index of the only selected row, or -1 (none or several). */
+function singleSelected(rows: ReadonlyArray<{ selected: boolean }>): number {
+  let found = -1;
+  for (let i = 0; i < rows.length; i++) {
+    if (!rows[i].selected) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
+}
 
 interface DetectionsPanelProps {
   session: EditorSession;
@@ -166,6 +214,31 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
   const enabled = model.hasActiveSelection();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [busy, setBusy] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
+  // The first row of the visible part, in steps of SCROLL_STEP rows (a long table re-windows on scroll).
+  const [firstRow, setFirstRow] = useState(0);
+  const visibleRows = Math.ceil(Math.max(tableHeight, 120) / ROW_HEIGHT);
+  const windowed = rows.length > WINDOWED_ABOVE;
+  const start = windowed ? Math.max(0, firstRow - OVERSCAN) : 0;
+  const end = windowed ? Math.min(rows.length, firstRow + visibleRows + SCROLL_STEP + OVERSCAN) : rows.length;
+  // The container's scroll position as last seen (read in onScroll, so the effect below reads no layout).
+  const scrollTop = useRef(0);
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    scrollTop.current = e.currentTarget.scrollTop;
+    const first = Math.floor(scrollTop.current / ROW_HEIGHT / SCROLL_STEP) * SCROLL_STEP;
+    if (first !== firstRow) setFirstRow(first);
+  };
+  // The review queue selects one detection: its row is scrolled into the visible part when it is outside.
+  const selectedIndex = rows.length > 0 ? singleSelected(rows) : -1;
+  const viewHeight = Math.max(tableHeight, 120) - ROW_HEIGHT; // the sticky header covers one row
+  useLayoutEffect(() => {
+    const el = container.current;
+    if (!el || selectedIndex < 0) return;
+    const top = selectedIndex * ROW_HEIGHT;
+    if (top >= scrollTop.current && top + ROW_HEIGHT <= scrollTop.current + viewHeight) return;
+    scrollTop.current = Math.max(0, top - 2 * ROW_HEIGHT);
+    el.scrollTop = scrollTop.current;
+  }, [selectedIndex, viewHeight]);
 
   const report = async (type: ReportType) => {
     const ids = model.activeSelectedIds();
@@ -258,7 +331,12 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
           ))}
         </Menu>
       </Box>
-      <TableContainer sx={{ height: tableHeight, minHeight: 120 }}>
+      {/* Contained: a change of rows lays out and paints the table alone, not the page around it. */}
+      <TableContainer
+        ref={container}
+        onScroll={onScroll}
+        sx={{ height: tableHeight, minHeight: 120, contain: 'strict' }}
+      >
         <Table size="small" stickyHeader aria-label="Active detections" sx={ROWS_SX}>
           <TableHead>
             <TableRow>
@@ -276,15 +354,18 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
             component each) cost several times more to render than these; styles come from the table's sx.
           */}
           <tbody onClick={onRowClick}>
-            {rows.map(({ detection: d, filtered, selected }) => (
+            {start > 0 && <Spacer height={start * ROW_HEIGHT} />}
+            {rows.map(({ detection: d, filtered, selected }, i) => (
               <DetectionRow
                 key={d.id}
                 detection={d}
                 filtered={filtered}
                 selected={selected}
                 brand={brandName(d.brand)}
+                far={i < start || i >= end}
               />
             ))}
+            {end < rows.length && <Spacer height={(rows.length - end) * ROW_HEIGHT} />}
             {rows.length === 0 && (
               <tr className="empty">
                 <td colSpan={5}>No detection at this frame</td>

@@ -49,10 +49,24 @@ function Action(props: {
   );
 }
 
-/** "N of M reviewed" with a thin bar; unknown counts (an older server) show nothing. */
+/** What the progress shows for a video without detections (rather than "0 of 0 reviewed"). */
+export const NO_DETECTIONS = 'No detections';
+
+/**
+ * "N of M reviewed" with a thin bar; unknown counts (an older server) show nothing, and a video without
+ * detections says so (there is nothing to review, so no share).
+ */
 export function ReviewProgress({ reviewed, total }: { reviewed: number | null; total: number | null }) {
   if (reviewed === null || total === null) return null;
-  const share = total > 0 ? (100 * reviewed) / total : 100;
+  if (total === 0)
+    return (
+      <Box sx={{ minWidth: 150 }}>
+        <Typography variant="body2" data-testid="review-progress" aria-live="polite">
+          {NO_DETECTIONS}
+        </Typography>
+      </Box>
+    );
+  const share = (100 * reviewed) / total;
   return (
     <Box sx={{ minWidth: 150 }}>
       <Typography variant="body2" data-testid="review-progress" aria-live="polite">

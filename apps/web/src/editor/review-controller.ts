@@ -101,6 +101,13 @@ export class ReviewController {
   private currentId: number | null = null;
   private countsTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
+  /** Detections whose verdict is on its way to the server (the server's queue must not answer them). */
+  private readonly pending = new Set<number>();
+  /**
+   * The confidence queue's answer after the detection shown, asked for as soon as it is shown (so a verdict
+   * on it advances without waiting for the server), with what it was asked for.
+   */
+  private prefetched: { key: string; after: number; answer: Promise<Detection | null> } | null = null;
 
   constructor(private readonly session: EditorSession) {
     const v = session.video;
@@ -181,6 +188,7 @@ export class ReviewController {
     // Optimistic: the verdict shows and the queue advances at once, while the report travels (the server's
     // round trip was most of the time from key to next detection). A failed report puts the detections back.
     this.applyVerdict(ids, type);
+    for (const id of ids) this.pending.add(id);
     const sent = editorApi.report(ids, type).then(
       () => {
         // No status message per key verdict: a reviewer deciding a hundred in a row would see a hundred
@@ -196,6 +204,9 @@ export class ReviewController {
       },
     );
     const settled = sent.catch(() => undefined);
+    void settled.then(() => {
+      for (const id of ids) this.pending.delete(id);
+    });
     this.undoStack.push({
       label: VERDICT_LABELS[type],
       // Never overtake the report: an undo that reached the server first would be overwritten by it.
@@ -228,6 +239,8 @@ export class ReviewController {
 
   /** Sets review states back on the server (grouped by state) and puts the answers in the model. */
   private async restoreReview(states: ReadonlyArray<{ id: number; review: ReviewState }>): Promise<void> {
+    // A detection back in the queue may rank before the one asked for ahead.
+    this.prefetched = null;
     const byState = new Map<ReviewState, number[]>();
     for (const s of states) byState.set(s.review, [...(byState.get(s.review) ?? []), s.id]);
     for (const [review, ids] of byState) {
@@ -246,17 +259,18 @@ export class ReviewController {
 
   /**
    * Shows the next unreviewed detection after `after` (default: the current one, or the current frame): in
-   * time order it searches the loaded stretch and loads further ahead as needed; by confidence it takes the
-   * most confident unreviewed detection among the loaded ones. It seeks to the detection's best frame and
-   * selects it. `quiet` leaves the end-of-queue notice to the caller.
+   * time order it searches the loaded stretch and loads further ahead as needed; by confidence it asks the
+   * server for the most confident unreviewed detection of the whole video (see {@link nextByConfidence}). It
+   * seeks to the detection's best frame and selects it. `quiet` leaves the end-of-queue notice to the caller.
    */
   async advance(after: Position | null = null, quiet = false): Promise<Detection | null> {
     const model = this.model;
     const accept = (d: Detection) => model.isInteractive(d);
     let next: Detection | null;
     if (this.state.get().order === 'confidence') {
-      next = nextInQueue(model.loadedDetections(), 'confidence', null, accept);
+      next = await this.nextByConfidence();
     } else {
+      this.prefetched = null;
       const cur = this.currentId === null ? undefined : model.getDetection(this.currentId);
       if (after === null && cur === undefined) {
         // Nothing decided yet here: the frame's own unreviewed detections come first (table order).
@@ -283,16 +297,79 @@ export class ReviewController {
         });
         if (!loaded) return null;
       }
+      // At the end, wrap around to an unreviewed detection left behind (among the loaded ones).
+      next ??= nextInQueue(model.loadedDetections(), 'time', null, accept);
     }
     if (this.disposed) return null;
-    // At the end, wrap around to an unreviewed detection left behind (among the loaded ones).
-    next ??= nextInQueue(model.loadedDetections(), 'time', null, accept);
     if (next === null) {
       if (!quiet) notify.info(QUEUE_EMPTY);
       return null;
     }
     this.show(next);
     return next;
+  }
+
+  /** What the server's confidence queue is asked with: the filter and the verdicts on their way. */
+  private queueQuery(exclude: readonly number[]) {
+    const f = this.model.filter;
+    return {
+      videoId: this.session.video.id,
+      order: 'confidence' as const,
+      exclude: [...exclude],
+      brandIds: [...f.brandIds],
+      placementIds: [...f.placementIds],
+      minConfidence: f.minConfidence ?? 0,
+    };
+  }
+
+  private filterKey(): string {
+    const f = this.model.filter;
+    return `${f.brandIds.join(',')}|${f.placementIds.join(',')}|${f.minConfidence ?? 0}`;
+  }
+
+  private askNext(exclude: readonly number[]): Promise<Detection | null> {
+    return reviewApi.next(this.queueQuery(exclude)).then((a) => a.detection);
+  }
+
+  /**
+   * The most confident unreviewed detection of the whole video, from the server (the editor holds only the
+   * windows around the position). The answer asked for when the current detection was shown is used when it
+   * still holds: same filter, and the verdict was on that detection. The answer is taken into the model (its
+   * window loads after the seek); if the server cannot be reached, the loaded detections are ranked.
+   */
+  private async nextByConfidence(): Promise<Detection | null> {
+    const model = this.model;
+    const key = this.filterKey();
+    const pre = this.prefetched;
+    this.prefetched = null;
+    let found: Detection | null;
+    try {
+      const usable = pre !== null && pre.key === key && this.pending.has(pre.after);
+      found = usable ? await pre.answer : null;
+      // A stale answer (decided meanwhile, here or by an undo) is asked again, without what is on its way.
+      if (!usable || (found !== null && (this.pending.has(found.id) || !this.stillQueued(found))))
+        found = await this.askNext([...this.pending]);
+    } catch (error) {
+      if (this.disposed) return null;
+      console.warn('Review queue: the server could not be asked; ranking the loaded detections', error);
+      return nextInQueue(model.loadedDetections(), 'confidence', null, (d) => model.isInteractive(d));
+    }
+    if (found === null || this.disposed) return null;
+    const local = model.getDetection(found.id);
+    if (local === undefined) model.upsertDetections([found]);
+    const shown = local ?? found;
+    // Ask for the one after it now, while the reviewer looks at this one.
+    const exclude = [...this.pending, shown.id];
+    const answer = this.askNext(exclude);
+    answer.catch(() => undefined);
+    this.prefetched = { key, after: shown.id, answer };
+    return shown;
+  }
+
+  /** Whether the model does not know the detection as decided or gone (a local verdict the server has). */
+  private stillQueued(d: Detection): boolean {
+    const local = this.model.getDetection(d.id);
+    return local === undefined || isUnreviewed(local);
   }
 
   /** Seeks to a detection's best frame and selects it alone. */

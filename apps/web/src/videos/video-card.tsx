@@ -160,10 +160,19 @@ export const VideoCard = memo(function VideoCard({
 });
 
 /** The share of a video's detections already reviewed (issue 17). */
-function ReviewedShare({ video }: { video: Video }) {
+export function ReviewedShare({ video }: { video: Video }) {
   const total = video.detections_total;
   const reviewed = video.detections_reviewed;
-  const percent = total > 0 ? Math.round((100 * reviewed) / total) : 100;
+  // A video without detections has nothing to review: no share ("100% reviewed (0 of 0)" read as done).
+  if (total === 0)
+    return (
+      <Box sx={{ mt: 1.5 }}>
+        <Typography variant="caption" color="text.secondary" data-testid="reviewed-share">
+          No detections
+        </Typography>
+      </Box>
+    );
+  const percent = Math.round((100 * reviewed) / total);
   return (
     <Box sx={{ mt: 1.5 }}>
       <Typography variant="caption" color="text.secondary" data-testid="reviewed-share">
