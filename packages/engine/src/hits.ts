@@ -78,7 +78,12 @@ export interface DetectorOptions {
   textSide: number;
   /** also look for two-tone marks by their outline (see routes/shape-route.ts) */
   shapeRoute: boolean;
-  /** the shape route looks at every n-th sample (a photo is sample 0) */
+  /**
+   * the shape route looks at every n-th sample of a video, or at none (0; photos always). On the
+   * real set it found nothing on broadcast (its boards are words, its shirts' marks under 24 px),
+   * and at 4 (once a second) it took 10-brand analysis from 2.52x to 1.40x real time
+   * (bench/engine/versus.ts); so 0 until footage shows it pays.
+   */
   shapeEvery: number;
   /** also compare the frame with the examples through the learned appearance model (routes/learned-route.ts) */
   learnedRoute: boolean;
@@ -111,7 +116,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   textEvery: 8,
   textSide: 640,
   shapeRoute: true,
-  shapeEvery: 4,
+  shapeEvery: 0,
   learnedRoute: false,
   learnedEvery: 8,
   learnedMinSide: 32,

@@ -629,7 +629,9 @@ export const shapeRoute: Route = {
   name: 'shape',
   enabled: (opts: DetectorOptions) => opts.shapeRoute && true,
   propose({ frame, index, opts, found, seq }) {
-    if (seq !== undefined && seq % opts.shapeEvery !== 0) return [];
+    // a photo (maxLogoShare is set for stills only) always; a video's samples every `shapeEvery`, or never at 0
+    const photo = frame.maxLogoShare !== undefined;
+    if (!photo && (opts.shapeEvery <= 0 || (seq ?? 0) % opts.shapeEvery !== 0)) return [];
     return detectByShape(frame, index, shapeModels(index) as ShapeModel[]).filter(
       (h) => !found.some((o) => o.brand === h.brand && quadIoU(o.quad, h.quad) > 0.3),
     );
