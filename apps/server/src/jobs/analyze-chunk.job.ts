@@ -157,6 +157,7 @@ export async function analyzeChunkJob(
     clearInterval(beat);
   }
   const engineSeconds = (performance.now() - started) / 1000;
+  const stored0 = performance.now();
   const [stored] = await ctx.db.query(
     `UPDATE analysis_chunks SET detections = $5::jsonb, done_at = now(), owner = NULL, beat = NULL, engine_seconds = $6
       WHERE video_id = $1 AND request_hash = $2 AND chunk = $3 AND owner = $4 AND done_at IS NULL
@@ -164,12 +165,13 @@ export async function analyzeChunkJob(
     [video.id, job.requestHash, job.chunk, owner, JSON.stringify(detections), engineSeconds],
   );
   if (!stored) return; // taken over by a rerun that thought this worker dead: it writes the chunk
+  await chunkProgress(ctx, video.id, job.requestHash);
+  const storeMs = performance.now() - stored0;
   const spanSeconds = (claimed.end_ms - claimed.start_ms) / 1000;
   ctx.metrics.analysis(spanSeconds, engineSeconds);
   console.log(
-    `analysis of video ${video.id}: chunk ${job.chunk + 1}/${claimed.chunks} (${(claimed.start_ms / 1000).toFixed(1)}-${(claimed.end_ms / 1000).toFixed(1)} s) analysed in ${engineSeconds.toFixed(1)} s, ${detections.length} detection(s)`,
+    `analysis of video ${video.id}: chunk ${job.chunk + 1}/${claimed.chunks} (${(claimed.start_ms / 1000).toFixed(1)}-${(claimed.end_ms / 1000).toFixed(1)} s) analysed in ${engineSeconds.toFixed(1)} s, ${detections.length} detection(s) stored in ${storeMs.toFixed(0)} ms`,
   );
-  await chunkProgress(ctx, video.id, job.requestHash);
   await finishChunks(ctx, video.id, job.requestHash);
 }
 
