@@ -165,13 +165,14 @@ export async function analyzeChunkJob(
     [video.id, job.requestHash, job.chunk, owner, JSON.stringify(detections), engineSeconds],
   );
   if (!stored) return; // taken over by a rerun that thought this worker dead: it writes the chunk
-  await chunkProgress(ctx, video.id, job.requestHash);
   const storeMs = performance.now() - stored0;
   const spanSeconds = (claimed.end_ms - claimed.start_ms) / 1000;
   ctx.metrics.analysis(spanSeconds, engineSeconds);
   console.log(
     `analysis of video ${video.id}: chunk ${job.chunk + 1}/${claimed.chunks} (${(claimed.start_ms / 1000).toFixed(1)}-${(claimed.end_ms / 1000).toFixed(1)} s) analysed in ${engineSeconds.toFixed(1)} s, ${detections.length} detection(s) stored in ${storeMs.toFixed(0)} ms`,
   );
+  // After the line above: a chunk counts in the progress once its line is out (the tests rely on it).
+  await chunkProgress(ctx, video.id, job.requestHash);
   await finishChunks(ctx, video.id, job.requestHash);
 }
 
