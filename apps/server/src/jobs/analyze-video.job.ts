@@ -113,6 +113,8 @@ export async function writeResult(
  * unreviewed engine detections in one transaction, so a worker killed midway leaves nothing half
  * written and the retried job ends with no duplicates. Reviewed detections (a person's work) stay,
  * and new findings of the same brand over the same span are not added again beside them.
+ * A video longer than ANALYSIS_CHUNK_SECONDS is not analysed here: this job queues its chunks
+ * (analyze-chunk.job.ts), and the last chunk to finish writes the result the same way.
  */
 export async function analyzeVideoJob(
   ctx: AppContext,
