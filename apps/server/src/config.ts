@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { LIMITS } from '@logo-review/contract';
 
@@ -25,6 +26,13 @@ export interface Config {
   analysisSampleFps: number | undefined;
   /** Frames are downscaled to this height for analysis; undefined = the engine's default. */
   analysisHeight: number | undefined;
+  /**
+   * A video longer than this many seconds is analysed as chunks of this length, each a job of its
+   * own that any worker can take; 0: every video as one job.
+   */
+  analysisChunkSeconds: number;
+  /** Chunk jobs a worker process runs at once (each on about one core). */
+  analysisChunkConcurrency: number;
   webDist: string;
   logLevel: string;
   /**
@@ -108,6 +116,9 @@ function metricsToken(value: string | undefined): string | undefined {
   return value;
 }
 
+/** ANALYSIS_CHUNK_SECONDS's default, chosen by measurement (bench/scale/README.md). */
+export const DEFAULT_CHUNK_SECONDS = 120;
+
 /** Reads the configuration from the environment (see README, "Configuration"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const role = (env.ROLE ?? 'all') as Role;
@@ -129,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analysisHeight: env.ANALYSIS_HEIGHT
       ? int('ANALYSIS_HEIGHT', env.ANALYSIS_HEIGHT, 0) || undefined
       : undefined,
+    analysisChunkSeconds: int('ANALYSIS_CHUNK_SECONDS', env.ANALYSIS_CHUNK_SECONDS, DEFAULT_CHUNK_SECONDS),
+    analysisChunkConcurrency: Math.max(
+      1,
+      int('ANALYSIS_CHUNK_CONCURRENCY', env.ANALYSIS_CHUNK_CONCURRENCY, availableParallelism()),
+    ),
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxy(env.TRUST_PROXY),

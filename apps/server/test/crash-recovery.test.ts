@@ -37,13 +37,16 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
       ADMIN_PASSWORD: 'admin-password-1',
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
+      // The 40 s video is analysed as four 10 s chunks, two at a time; the 12 s one whole.
+      ANALYSIS_CHUNK_SECONDS: '10',
+      ANALYSIS_CHUNK_CONCURRENCY: '2',
     };
     // Embedded: recovery at start-up, so the lease keeps its default (30 s) and is not what helps.
     // PostgreSQL: the restarted process sweeps the dead one's leases after a 6 s lease.
     if (TEST_DB === 'postgres') env.JOB_LEASE_SECONDS = '6';
-    const recovered = (kind: string) =>
+    const recovered = (kind: string, n = '1') =>
       new RegExp(
-        `1 ${kind} job\\(s\\) run again: ${TEST_DB === 'postgres' ? 'the worker running this job stopped' : 'the server stopped while this job ran'}`,
+        `${n} ${kind} job\\(s\\) run again: ${TEST_DB === 'postgres' ? 'the worker running this job stopped' : 'the server stopped while this job ran'}`,
       );
     if (TEST_DB === 'postgres') {
       await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -61,10 +64,12 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
     const relogin = async () => {
       token = (await (await login(server.port, 'admin', 'admin-password-1')).json()).token;
     };
+    let killedOutput = '';
     /** Kills the server at once, checks the state it left, and starts a new one on the same data. */
     const killAndRestart = async (): Promise<ServerProcess> => {
       server.child.kill('SIGKILL');
       await new Promise((r) => server.child.once('exit', r));
+      killedOutput = server.output();
       server = await startServer(env);
       await relogin();
       return server;
@@ -85,7 +90,7 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
     expect(Date.now() - restartedAt).toBeLessThan(TWO_MINUTES);
     expect(server.output()).toMatch(recovered('activate-brand'));
 
-    // 2. Analysis: a 40 s video killed midway, a second one queued behind it.
+    // 2. Analysis: a 40 s video in chunks killed midway, a second (whole) one queued beside it.
     const quad = [400, 30, 590, 30, 590, 125, 400, 125];
     const long = await videoWithLogo(logos[0], {
       seconds: 40,
@@ -108,16 +113,25 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
     const a = await upload('long', long);
     const b = await upload('short', short);
     const video = (id: number) => json(`/api/videos/${id}/`);
+    // Killed once a chunk is done (progress is the share of chunks done), with the next ones under way.
     await eventually(async () => {
       const v = await video(a.id);
-      return v.status === 'PROCESSING' && v.progress > 5 && v;
-    }, TWO_MINUTES);
-    expect((await video(b.id)).status).not.toBe('OK');
+      return v.status === 'PROCESSING' && v.progress >= 25 && v;
+    }, TWO_MINUTES * 2);
     await killAndRestart();
+    const chunksIn = (out: string) =>
+      [...out.matchAll(new RegExp(`analysis of video ${a.id}: chunk (\\d)/4 `, 'g'))].map((m) =>
+        Number(m[1]),
+      );
+    const doneBefore = chunksIn(killedOutput);
+    expect(doneBefore.length).toBeGreaterThanOrEqual(1);
+    expect(doneBefore.length).toBeLessThan(4);
     const restarted = Date.now();
     for (const v of [a, b]) await eventually(async () => (await video(v.id)).status === 'OK', TWO_MINUTES);
     expect(Date.now() - restarted).toBeLessThan(TWO_MINUTES);
-    expect(server.output()).toMatch(recovered('analyze-video'));
+    // Only the chunks that were running when it was killed ran again: each chunk was done once.
+    expect(server.output()).toMatch(recovered('analyze-chunk', '[12]'));
+    expect([...doneBefore, ...chunksIn(server.output())].sort()).toEqual([1, 2, 3, 4]);
     const detections = async (id: number) =>
       json(`/api/videos/detections/?videoId=${id}&startTime=0&endTime=60000`);
     const [da, db] = [await detections(a.id), await detections(b.id)];

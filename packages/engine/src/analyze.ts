@@ -63,6 +63,14 @@ export interface AnalyzeVideoOptions {
   workers?: number;
   /** Detector settings over the defaults, e.g. `{ textRoute: false }` to measure what a route adds. */
   detector?: Partial<DetectorOptions>;
+  /**
+   * ms: analyse only the span [startMs, endMs) of the video (default: all of it). ffmpeg seeks to
+   * startMs and decodes no further than endMs; times stay times in the whole video, and the span's
+   * tracks end at endMs at the latest. A span starting on the sample grid (a multiple of
+   * 1000 / sampleFps) samples the frames that the whole video's analysis samples there.
+   */
+  startMs?: number;
+  endMs?: number;
 }
 
 /** Defaults chosen from the benchmark (bench/engine). */
@@ -103,8 +111,11 @@ export async function analyzeVideo(
   const sx = info.width / width;
   const sy = info.height / height;
   const stepMs = 1000 / sampleFps;
-  const endMs = info.duration * 1000;
-  const expected = Math.max(1, Math.ceil(info.duration * sampleFps));
+  const startMs = Math.max(0, opts.startMs ?? 0);
+  const endMs = Math.min(info.duration * 1000, opts.endMs ?? Infinity);
+  if (!(endMs > startMs)) throw new Error(`empty span ${startMs}-${endMs} ms of ${file}`);
+  const span = opts.startMs !== undefined || opts.endMs !== undefined;
+  const expected = Math.max(1, Math.ceil(((endMs - startMs) / 1000) * sampleFps));
   const examples = exampleTable(brands);
   const tracks: Track[] = [];
   const maxGap = Math.max(1, Math.round(sampleFps * 0.75));
@@ -154,7 +165,14 @@ export async function analyzeVideo(
     opts.onProgress?.(Math.min(0.999, done / expected));
   };
   try {
-    for await (const frame of streamFrames(file, { sampleFps, width, height, signal: opts.signal })) {
+    const frames = streamFrames(file, {
+      sampleFps,
+      width,
+      height,
+      signal: opts.signal,
+      ...(span ? { startMs, durationMs: endMs - startMs } : {}),
+    });
+    for await (const frame of frames) {
       const result = pool.detect(frame, seq++);
       result.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
       inFlight.push({ timeMs: frame.timeMs, result });

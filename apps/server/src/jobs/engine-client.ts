@@ -8,7 +8,18 @@ import type {
 
 export type EngineTask =
   | { kind: 'index'; brand: { id: number; name: string; examples: BrandExampleInput[] } }
-  | { kind: 'analyze'; file: string; indexFiles: string[]; sampleFps?: number; analysisHeight?: number }
+  | {
+      kind: 'analyze';
+      file: string;
+      indexFiles: string[];
+      sampleFps?: number;
+      analysisHeight?: number;
+      /** ms: only this span of the video (a chunk); default all of it */
+      startMs?: number;
+      endMs?: number;
+      /** detector threads (the engine's default: one per core, at most 2) */
+      workers?: number;
+    }
   | { kind: 'follow'; file: string; options: Omit<FollowBoxOptions, 'signal'> };
 
 export type EngineMessage =

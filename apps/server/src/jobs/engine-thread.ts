@@ -33,6 +33,9 @@ async function run(): Promise<void> {
     const analysis = await analyzeVideo(task.file, brands, {
       sampleFps: task.sampleFps,
       analysisHeight: task.analysisHeight,
+      startMs: task.startMs,
+      endMs: task.endMs,
+      workers: task.workers,
       onProgress: (fraction) => post({ type: 'progress', fraction }),
     });
     post({ type: 'analysis', analysis });

@@ -1,6 +1,7 @@
 import { JOBS } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { analyzeVideoFailed, analyzeVideoJob } from './analyze-video.job.ts';
+import { analyzeChunkFailed, analyzeChunkJob } from './analyze-chunk.job.ts';
 import { activateBrandFailed, activateBrandJob } from './activate-brand.job.ts';
 import { renderVerificationFailed, renderVerificationJob } from './render-verification.job.ts';
 
@@ -15,6 +16,13 @@ export async function startWorker(ctx: AppContext): Promise<void> {
     n,
     (data, job) => analyzeVideoJob(ctx, data, job.signal),
     (data, err) => analyzeVideoFailed(ctx, data, err),
+  );
+  // A long video's chunks: each on about one core, so by default as many at once as there are cores.
+  await ctx.jobs.work(
+    JOBS.analyzeChunk,
+    ctx.config.analysisChunkConcurrency,
+    (data, job) => analyzeChunkJob(ctx, data, job.signal),
+    (data, err) => analyzeChunkFailed(ctx, data, err),
   );
   await ctx.jobs.work(
     JOBS.activateBrand,

@@ -204,6 +204,8 @@ export const libraryRepository = {
     await db.query(
       'UPDATE videos SET analysis_owner = NULL, analysis_beat = NULL WHERE analysis_owner IS NOT NULL',
     );
+    // and those of long videos' chunks
+    await db.query('UPDATE analysis_chunks SET owner = NULL, beat = NULL WHERE owner IS NOT NULL');
   },
   /** The progress of the analysis that `owner` holds the lease of (none once it has ended). */
   async setProgress(db: Queryable, id: number, progress: number, owner: string): Promise<void> {
