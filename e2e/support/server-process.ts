@@ -9,6 +9,8 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export interface RunningServer {
   baseURL: string;
   port: number;
+  /** The server process's id (to sample its memory, e.g. bench/load). */
+  pid: number;
   dataDir: string;
   username: string;
   password: string;
@@ -63,6 +65,7 @@ export async function startServer(
   return {
     baseURL,
     port,
+    pid: child.pid!,
     dataDir,
     username,
     password,

@@ -1,0 +1,319 @@
+/**
+ * Load held (issue 18, item 6): 50 simulated reviewers against the API process on PostgreSQL while 2 worker
+ * processes analyse videos, all on loopback. Each reviewer (an async client in this one Node process) waits
+ * its own think time between calls and makes the editor's calls: window queries of detections, PATCH moves
+ * of detections, review verdicts and, less often, the Excel report of the video. Prints p50/p99 per call
+ * kind, the count of 5xx answers, and the API process's RSS sampled every 10 s (first, last, max, slope).
+ *
+ *   node --import tsx bench/load/run.ts [--minutes 10] [--reviewers 50] [--detections 50000] [--report-share 0.001]
+ *
+ * Needs PostgreSQL at 127.0.0.1:5432 (trust auth, user postgres); a fresh database is made and dropped.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { API, VIDEO_STATUS, type Detection, type Video } from '@logo-review/contract';
+import { ApiClient } from '../../e2e/support/api-client.ts';
+import { REPO_ROOT, startServer } from '../../e2e/support/server-process.ts';
+import { testLogo } from '../../e2e/support/fixtures.ts';
+import { editorTestVideo, seedBenchCatalog, seedUnreviewed, uploadVideo } from '../../e2e/editor-seed.ts';
+import { generateDetections, lcg, percentile, toUpload } from '../editor/generate-detections.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    reviewers: { type: 'string', default: '50' },
+    detections: { type: 'string', default: '50000' },
+    workers: { type: 'string', default: '2' },
+    clip: { type: 'string', default: '/work/shared/data/footage/laliga-closeup.mp4' },
+    'report-share': { type: 'string', default: '0.001' },
+  },
+});
+const MINUTES = Number(args.minutes);
+const REVIEWERS = Number(args.reviewers);
+const DETECTIONS = Number(args.detections);
+const WORKERS = Number(args.workers);
+const CLIP = args.clip;
+/** The share of calls that download the video's Excel report (the rest: windows, moves, verdicts). */
+const REPORT_SHARE = Number(args['report-share']);
+const VIDEO_MS = 600_000; // the seeded video: 10 min, 50,000 detections (about 500 active at a time)
+const WINDOW_MS = 10_000; // the editor's smallest window (WINDOW_MIN_SPAN_MS)
+const THINK_MS: [number, number] = [200, 500]; // each reviewer's own think time lies in this range
+const SAMPLE_MS = 10_000;
+const PG = { host: '127.0.0.1', user: 'postgres' };
+const say = (s: string) => console.log(s);
+const f = (x: number, d = 1) => x.toFixed(d);
+
+const dbName = `lr_bench_load_${process.pid}`;
+const databaseUrl = `postgres://postgres@127.0.0.1:5432/${dbName}`;
+execFileSync('createdb', ['-h', PG.host, '-U', PG.user, dbName]);
+const server = await startServer({ env: { ROLE: 'api', DATABASE_URL: databaseUrl } });
+
+/** A `ROLE=worker` process on the same database and data folder, as the README's scale-out section runs them. */
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      ROLE: 'worker',
+      ANALYSIS_CHUNK_CONCURRENCY: '1',
+      DATA_DIR: server.dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  return new Promise((resolve, reject) => {
+    const t = setInterval(() => {
+      if (out.includes('worker started')) {
+        clearInterval(t);
+        resolve(child);
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(t);
+      reject(new Error(`worker exited with ${code}: ${out}`));
+    });
+  });
+}
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+/** Least-squares slope of y over x. */
+function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+const workers: ChildProcess[] = [];
+let exitCode = 0;
+try {
+  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
+  const admin = await ApiClient.login(server.baseURL, server.username, server.password);
+
+  // The reviewed video: a 10 min test pattern (brands without logos, so its analysis finds nothing), then
+  // DETECTIONS generated detections over it, unreviewed.
+  const t = Date.now();
+  const { brands, placements } = await seedBenchCatalog(admin);
+  const video = await uploadVideo(admin, editorTestVideo(600), 'Load bench match', 600_000);
+  const seeded = await seedUnreviewed(
+    admin,
+    toUpload(generateDetections(DETECTIONS, VIDEO_MS), video.id, brands, placements),
+  );
+  say(`seeded: ${seeded.length} detections over a 600 s video in ${f((Date.now() - t) / 1000)} s`);
+
+  // A brand with a logo, so that the workers' analyses of the clip below do real work.
+  const form = new FormData();
+  form.append('name', 'Load logo');
+  form.append('localized_name', 'Load logo');
+  form.append('example_logos', new Blob([new Uint8Array(readFileSync(testLogo()))]), 'logo.png');
+  await admin.call('POST', API.brandCreate, form);
+
+  // The workers' load: the clip uploaded again whenever fewer than two are queued or analysing.
+  const clip = readFileSync(CLIP);
+  const pending = new Set<number>();
+  let uploaded = 0;
+  let analysed = 0;
+  let running = true;
+  const feeder = (async () => {
+    while (running) {
+      for (const id of [...pending]) {
+        const v = await admin.call<Video>('GET', API.video(id));
+        if (v.status === VIDEO_STATUS.OK || v.status === VIDEO_STATUS.ERROR) {
+          pending.delete(id);
+          if (v.status === VIDEO_STATUS.OK) analysed++;
+          else say(`clip analysis failed: ${v.status_reason}`);
+        }
+      }
+      while (running && pending.size < 2) {
+        const up = new FormData();
+        up.append('name', `Clip ${++uploaded}`);
+        up.append('folder', '');
+        up.append('videoFile', new Blob([clip], { type: 'video/mp4' }), path.basename(CLIP));
+        pending.add((await admin.call<Video>('POST', API.videoCreate, up)).id);
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+
+  // The reviewers.
+  type Kind = 'window' | 'patch' | 'verdict' | 'report';
+  const KINDS: Kind[] = ['window', 'patch', 'verdict', 'report'];
+  const lat: Record<Kind, number[]> = { window: [], patch: [], verdict: [], report: [] };
+  const status5xx: Record<Kind, number> = { window: 0, patch: 0, verdict: 0, report: 0 };
+  const status4xx: Record<Kind, number> = { window: 0, patch: 0, verdict: 0, report: 0 };
+  let netErrors = 0;
+  let windowRows = 0;
+  const tokens: string[] = [];
+  for (let i = 0; i < REVIEWERS; i++)
+    tokens.push((await ApiClient.login(server.baseURL, server.username, server.password)).token);
+
+  const endAt = Date.now() + MINUTES * 60_000;
+  const timed = async (kind: Kind, token: string, method: string, url: string, body?: unknown) => {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(`${server.baseURL}${url}`, {
+        method,
+        headers: {
+          Authorization: `Token ${token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const buf = await res.arrayBuffer();
+      lat[kind].push(performance.now() - t0);
+      if (res.status >= 500) {
+        status5xx[kind]++;
+        say(`${kind} ${method} ${url}: ${res.status} ${Buffer.from(buf).toString().slice(0, 200)}`);
+      } else if (res.status >= 400) status4xx[kind]++;
+      return res.ok ? buf : undefined;
+    } catch (e) {
+      netErrors++;
+      say(`${kind} ${method} ${url}: ${String(e)}`);
+      return undefined;
+    }
+  };
+  const reviewer = async (i: number) => {
+    const rnd = lcg(1000 + i);
+    const think = THINK_MS[0] + rnd() * (THINK_MS[1] - THINK_MS[0]);
+    const token = tokens[i];
+    let playhead = Math.floor(rnd() * (VIDEO_MS - WINDOW_MS));
+    let inView: Detection[] = [];
+    // Start spread over the first think time, not all at once.
+    await new Promise((r) => setTimeout(r, rnd() * think));
+    while (Date.now() < endAt) {
+      const r = rnd();
+      if (r < REPORT_SHARE) {
+        await timed('report', token, 'GET', `${API.excel}?videoId=${video.id}`);
+      } else if (r < 0.12 && inView.length > 0) {
+        const d = inView[Math.floor(rnd() * inView.length)];
+        const dx = Math.round((rnd() - 0.5) * 20);
+        await timed('patch', token, 'PATCH', API.detection(d.id), {
+          coordinates: d.coordinates.map((s) => ({
+            ...s,
+            points: s.points.map((v, k) => (k % 2 ? v : v + dx)),
+          })),
+        });
+      } else if (r < 0.3 && inView.length > 0) {
+        const d = inView[Math.floor(rnd() * inView.length)];
+        await timed('verdict', token, 'PUT', API.detectionsReview, {
+          detectionIds: [d.id],
+          review: rnd() < 0.8 ? 'TRUE_POSITIVE' : 'FALSE_POSITIVE',
+        });
+      } else {
+        // Playing on (mostly) or seeking elsewhere: the next window of the editor.
+        playhead =
+          rnd() < 0.9
+            ? (playhead + WINDOW_MS) % (VIDEO_MS - WINDOW_MS)
+            : Math.floor(rnd() * (VIDEO_MS - WINDOW_MS));
+        const buf = await timed(
+          'window',
+          token,
+          'GET',
+          `${API.detections}?videoId=${video.id}&startTime=${playhead}&endTime=${playhead + WINDOW_MS}`,
+        );
+        if (buf) {
+          inView = JSON.parse(Buffer.from(buf).toString()) as Detection[];
+          windowRows += inView.length;
+        }
+      }
+      await new Promise((r) => setTimeout(r, think));
+    }
+  };
+
+  const rss: { s: number; mib: number }[] = [];
+  const t0 = Date.now();
+  const sample = () => {
+    const s = (Date.now() - t0) / 1000;
+    const mib = rssMiB(server.pid);
+    rss.push({ s, mib });
+    say(
+      `t=${f(s, 0).padStart(4)} s  API RSS ${f(mib)} MiB  calls ${KINDS.reduce((n, k) => n + lat[k].length, 0)}  ` +
+        `clips analysed ${analysed}  load ${loadavg()[0].toFixed(1)}`,
+    );
+  };
+  say(
+    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (think ${THINK_MS[0]}-${THINK_MS[1]} ms), ${WORKERS} workers analysing ${path.basename(CLIP)}`,
+  );
+  sample();
+  const sampler = setInterval(sample, SAMPLE_MS);
+  await Promise.all(Array.from({ length: REVIEWERS }, (_, i) => reviewer(i)));
+  clearInterval(sampler);
+  sample();
+  running = false;
+  await feeder;
+
+  const wall = (Date.now() - t0) / 1000;
+  say(
+    `\nLoad: ${REVIEWERS} reviewers, ${f(wall / 60, 1)} min, video of ${DETECTIONS} detections, ${WORKERS} workers`,
+  );
+  say(
+    `clips analysed during the run: ${analysed} (${path.basename(CLIP)}), load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  say('\ncall     | count  | per s | p50 ms | p99 ms | max ms | 4xx | 5xx');
+  say('---------|--------|-------|--------|--------|--------|-----|----');
+  for (const k of KINDS) {
+    const xs = lat[k];
+    if (xs.length === 0) continue;
+    say(
+      `${k.padEnd(8)} | ${String(xs.length).padStart(6)} | ${f(xs.length / wall).padStart(5)} | ${f(percentile(xs, 50)).padStart(6)} | ` +
+        `${f(percentile(xs, 99)).padStart(6)} | ${f(Math.max(...xs)).padStart(6)} | ${String(status4xx[k]).padStart(3)} | ${String(status5xx[k]).padStart(3)}`,
+    );
+  }
+  const total5xx = KINDS.reduce((n, k) => n + status5xx[k], 0);
+  say(
+    `\ndetections per window: ${f(windowRows / Math.max(1, lat.window.length))}; network errors: ${netErrors}`,
+  );
+  const mibs = rss.map((x) => x.mib);
+  const perMin = slope(
+    rss.map((x) => x.s / 60),
+    mibs,
+  );
+  // The second half alone: past the warm-up (JIT, pools, caches), where a leak would show.
+  const half = rss.filter((x) => x.s >= wall / 2);
+  const perMinLate =
+    half.length > 2
+      ? slope(
+          half.map((x) => x.s / 60),
+          half.map((x) => x.mib),
+        )
+      : NaN;
+  say(
+    `API RSS (${rss.length} samples every ${SAMPLE_MS / 1000} s): first ${f(mibs[0])} MiB, last ${f(mibs[mibs.length - 1])} MiB, ` +
+      `max ${f(Math.max(...mibs))} MiB; slope ${f(perMin, 2)} MiB/min over the run, ${f(perMinLate, 2)} MiB/min over its second half`,
+  );
+  const p99w = percentile(lat.window, 99);
+  say(
+    `\nwindow-query p99 ${f(p99w)} ms (target < 50 ms: ${p99w < 50 ? 'met' : 'NOT met'}); 5xx: ${total5xx} (target 0: ${total5xx === 0 ? 'met' : 'NOT met'})`,
+  );
+  if (total5xx > 0 || netErrors > 0) exitCode = 1;
+} finally {
+  for (const w of workers) await stopWorker(w);
+  await server.stop();
+  execFileSync('dropdb', ['-h', PG.host, '-U', PG.user, '--force', '--if-exists', dbName]);
+}
+process.exit(exitCode);
