@@ -127,6 +127,23 @@ function invariants(r: {
   };
 }
 
+/** A region with no pixel yet: its box empty (grows with every pixel or region added), its sums 0. */
+function emptyRegion(label: number): Region {
+  return {
+    x0: Infinity,
+    y0: Infinity,
+    x1: -1,
+    y1: -1,
+    area: 0,
+    m10: 0,
+    m01: 0,
+    m20: 0,
+    m11: 0,
+    m02: 0,
+    label,
+  };
+}
+
 /** 4-connected regions of `bin` (1 = in); `labels` gets each pixel's region number + 1. */
 function regions(bin: Uint8Array, w: number, h: number, labels: Int32Array, minArea: number): Region[] {
   labels.fill(0);
@@ -142,19 +159,7 @@ function regions(bin: Uint8Array, w: number, h: number, labels: Int32Array, minA
   for (let start = 0; start < w * h; start++) {
     if (!bin[start] || labels[start]) continue;
     next++;
-    const r: Region = {
-      x0: w,
-      y0: h,
-      x1: -1,
-      y1: -1,
-      area: 0,
-      m10: 0,
-      m01: 0,
-      m20: 0,
-      m11: 0,
-      m02: 0,
-      label: next,
-    };
+    const r = emptyRegion(next);
     labels[start] = next;
     stack.push(start);
     while (stack.length) {
@@ -215,19 +220,7 @@ function clusters(rs: Region[]): Region[][] {
 }
 
 function sum(rs: Region[]): Region {
-  const out: Region = {
-    x0: Infinity,
-    y0: Infinity,
-    x1: -1,
-    y1: -1,
-    area: 0,
-    m10: 0,
-    m01: 0,
-    m20: 0,
-    m11: 0,
-    m02: 0,
-    label: 0,
-  };
+  const out = emptyRegion(0);
   for (const r of rs) {
     out.x0 = Math.min(out.x0, r.x0);
     out.y0 = Math.min(out.y0, r.y0);
