@@ -3,7 +3,7 @@
  * footage scored at whole seconds, and real photos.
  *
  * `node --import tsx bench/engine/real.ts [--brands 50] [--sample-fps 4] [--out .bench-out/engine/real]
- *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter]`
+ *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter] [--tracks]`
  *
  * Each brand's index is built from its examples: crops cut at run time from other moments of the
  * footage than the scored frames (nothing of the footage is kept), or image files. Distractor brands
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     engine: { type: 'string' },
     detector: { type: 'string' },
     sources: { type: 'string' },
+    tracks: { type: 'boolean', default: false },
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -125,7 +126,7 @@ for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.
       id: base + i,
       matched: false,
       seen: false,
-      what: `${String(d.brandId)} ${(d.time_begin / 1000).toFixed(2)}-${(d.time_end / 1000).toFixed(2)} s, conf ${d.confidence}`,
+      what: `${String(d.brandId)} ${(d.time_begin / 1000).toFixed(2)}-${(d.time_end / 1000).toFixed(2)} s, conf ${d.confidence}, ${d.placement === 'BROADCAST_OVERLAY' ? 'overlay' : 'in-scene'}`,
     }),
   );
   for (const f of truth.frames.filter((x) => x.source === s.id)) {
@@ -349,6 +350,14 @@ say(
       .join('; ') || 'none'
   }`,
 );
+if (args.tracks) {
+  // Every broadcast track, judged: what a rule on tracks (length, confidence) would keep or lose.
+  say();
+  say('| source | track | judged |');
+  say('|---|---|---|');
+  for (const t of tracks)
+    say(`| ${t.source} | ${t.what} | ${t.matched ? 'true' : t.seen ? 'false' : 'unjudged'} |`);
+}
 say();
 say(
   `Renders (green truth, grey difficult, red detections): ${OUT}/*.png; ${((performance.now() - t0) / 1000).toFixed(0)} s`,

@@ -25,6 +25,7 @@ const shapeOnly = {
 // tight boxes of the marks in the crops (real-crops/README.md)
 const ADIDAS = [57, 63, 101, 63, 101, 100, 57, 100];
 const PUMA = [53, 57, 101, 57, 101, 94, 53, 94];
+const ADIDAS_STRETCHED = [56, 47, 107, 47, 107, 109, 56, 109];
 
 let adidas: BrandIndex;
 let puma: BrandIndex;
@@ -67,6 +68,13 @@ describe('the shape route on real photos', () => {
     const res = await analyzeImage(join(CROPS, 'puma-shorts.jpg'), [adidas, puma], shapeOnly);
     expect(res.detections.map((d) => d.brandId)).toEqual(['puma']);
     expect(quadIoU(res.detections[0].coordinates[0].points, PUMA)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('finds the bars stretched to a box taller than wide (a photo resized to a square), and no Puma there', async () => {
+    // the example is 1.6 times as wide as tall; in this photo the mark is 0.8 times: a stretch of 2
+    const res = await analyzeImage(join(CROPS, 'adidas-stretched.jpg'), [adidas, puma], shapeOnly);
+    expect(res.detections.map((d) => d.brandId)).toEqual(['adidas']);
+    expect(quadIoU(res.detections[0].coordinates[0].points, ADIDAS_STRETCHED)).toBeGreaterThanOrEqual(0.6);
   });
 
   it('finds the mark small and blurred (0.6x, blur sigma 0.8: bars of 26 px)', async () => {

@@ -46,6 +46,8 @@ const MIN_IOU = 0.74;
 const BLOB_MARGIN = 0.25;
 /** Largest turn (radians) of a mark from its example: marks in footage and photos stand upright. */
 const MAX_TURN = (40 * Math.PI) / 180;
+/** Most stretch of a mark one way over the other (a photo resized to a square from 2:1). */
+const MAX_STRETCH = 2.2;
 /** Most regions of a model or a candidate: more is a word, which the text route reads. */
 const MAX_PARTS = 4;
 /** Points per side of the grid on which two masks are compared. */
@@ -468,9 +470,15 @@ function fit(m: ShapeModel, c: Candidate, w: number): { f: Fit; iou: number } | 
       if (Math.abs(t) <= MAX_TURN + 0.1) starts.push(t);
     }
   } else starts.push(-0.35, 0, 0.35);
+  const tries0: Fit[] = starts.map((turn) => ({ turn, sx: scale, sy: scale, tx: c.inv.cx, ty: c.inv.cy }));
+  // A mark stretched one way (a photo resized to a square, a print on cloth seen aslant) has its
+  // moments' axes turned away from the model's: it also starts upright, box fitted to box.
+  const bx = (c.box.x1 - c.box.x0 + 1) / m.mw;
+  const by = (c.box.y1 - c.box.y0 + 1) / m.mh;
+  if (Math.max(bx / by, by / bx) > 1.15) tries0.push({ turn: 0, sx: bx, sy: by, tx: c.inv.cx, ty: c.inv.cy });
   let best: { f: Fit; iou: number } | null = null;
-  for (const turn of starts) {
-    let f: Fit = { turn, sx: scale, sy: scale, tx: c.inv.cx, ty: c.inv.cy };
+  for (const f0 of tries0) {
+    let f = f0;
     let iou = overlap(m, c, f, w);
     if (iou < 0.4) continue;
     let stepT = 0.08;
@@ -493,7 +501,7 @@ function fit(m: ShapeModel, c: Candidate, w: number): { f: Fit; iou: number } | 
           { ...f, ty: f.ty - stepX },
         ];
         for (const g of tries) {
-          if (Math.abs(g.turn) > MAX_TURN || g.sx / g.sy > 1.5 || g.sy / g.sx > 1.5) continue;
+          if (Math.abs(g.turn) > MAX_TURN || g.sx / g.sy > MAX_STRETCH || g.sy / g.sx > MAX_STRETCH) continue;
           const v = overlap(m, c, g, w);
           if (v > iou) {
             iou = v;
