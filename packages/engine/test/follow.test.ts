@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeThumbs } from '../src/brand-index.ts';
+import { followBack } from '../src/analyze.ts';
 import { followInFrame } from '../src/follow.ts';
 import { correlate, type ThumbExample } from '../src/appearance.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
@@ -48,5 +49,43 @@ describe('followInFrame', () => {
 
   it('does not follow a logo that has gone onto the background', async () => {
     expect(follow(await frame('gone.png', null), before)).toBeNull();
+  });
+});
+
+describe('following a new track back in time', () => {
+  // the logo found at 250 ms; 250 ms earlier the camera had it 60 px further left (a pan)
+  const now = [420, 240, 552, 236, 556, 302, 422, 306];
+  const pan = 60;
+  const before = now.map((v, i) => (i % 2 === 0 ? v - pan : v));
+  const track = () => ({
+    brand: 0,
+    hits: [
+      {
+        brand: 0,
+        example: 0,
+        quad: now,
+        inliers: 20,
+        score: 0.8,
+        ncc: 0.9,
+        timeMs: 250,
+        cam: [pan, 0] as [number, number],
+      },
+    ],
+  });
+
+  it('looks where the camera had the logo before it panned, and marks where the camera stood', async () => {
+    const earlier = await frame('pan-before.png', before);
+    const t = track();
+    followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [pan, 0], [], [ex], 1, 1);
+    expect(t.hits.map((h) => h.timeMs)).toEqual([0, 250]);
+    expect(maxCornerError(t.hits[0].quad, before)).toBeLessThanOrEqual(3);
+    expect(t.hits[0].cam).toEqual([0, 0]);
+  });
+
+  it('without the camera shift it finds nothing there (the logo is beyond a follow from its place)', async () => {
+    const earlier = await frame('pan-before.png', before);
+    const t = track();
+    followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [0, 0], [], [ex], 1, 1);
+    expect(t.hits.map((h) => h.timeMs)).toEqual([250]);
   });
 });
