@@ -198,7 +198,8 @@ export async function injectConfidence(page: Page, confidence: ReadonlyMap<numbe
         .sort(
           (a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || a.time_begin - b.time_begin || a.id - b.id,
         );
-      await route.fulfill({ response, json: { detection: queue[0] ?? null } });
+      const limit = Number(url.searchParams.get('limit') ?? 1);
+      await route.fulfill({ response, json: { detection: queue[0] ?? null, queue: queue.slice(0, limit) } });
     },
   );
 }

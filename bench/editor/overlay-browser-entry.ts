@@ -42,7 +42,7 @@ export interface OverlayConfig {
 declare global {
   interface Window {
     overlayVariants: Record<string, typeof ReviewEditor>;
-    runOverlayBench(frames: number, configs: OverlayConfig[]): OverlayBenchResult;
+    runOverlayBench(frames: number, configs: OverlayConfig[], skewPx?: number): OverlayBenchResult;
   }
 }
 
@@ -61,9 +61,34 @@ function gc(): void {
   (window as unknown as { gc?: () => void }).gc?.();
 }
 
-window.runOverlayBench = (frames: number, configs: OverlayConfig[]): OverlayBenchResult => {
+/**
+ * The generator's boxes are axis-aligned rectangles; an engine detection is a projected quad, whose edges are
+ * rarely exactly horizontal or vertical. This tilts each box's corners by up to `px` video px (the same tilt
+ * for a detection's whole track), so the figures can be taken on quads like the engine's.
+ */
+function skewed(
+  list: ReturnType<typeof generateDetections>,
+  px: number,
+): ReturnType<typeof generateDetections> {
+  const rnd = lcg(11);
+  return list.map((d) => {
+    const a = (rnd() - 0.5) * 2 * px;
+    const b = (rnd() - 0.5) * 2 * px;
+    return {
+      ...d,
+      coordinates: d.coordinates.map((s) => {
+        const p = s.points;
+        return { ...s, points: [p[0], p[1] + a, p[2], p[3] - a, p[4] + b, p[5] + a, p[6] - b, p[7]] };
+      }),
+    };
+  });
+}
+
+window.runOverlayBench = (frames: number, configs: OverlayConfig[], skewPx = 0): OverlayBenchResult => {
   const DURATION = 600_000;
   const COUNT = 50_000;
+  const generated =
+    skewPx > 0 ? skewed(generateDetections(COUNT, DURATION), skewPx) : generateDetections(COUNT, DURATION);
   const setups = configs.map((c) => {
     const canvas = document.createElement('canvas');
     canvas.width = 1280;
@@ -74,7 +99,7 @@ window.runOverlayBench = (frames: number, configs: OverlayConfig[]): OverlayBenc
     const editor = new Editor({ videoId: 1, fps: 25 });
     editor.setViewport(canvas.width, canvas.height, canvas.width / 1920);
     if (editor.labelsVisible !== c.labels) editor.toggleLabels();
-    editor.model.setDetections(generateDetections(COUNT, DURATION));
+    editor.model.setDetections(generated);
     editor.model.setTime(300_000);
     editor.model.select(
       editor.model

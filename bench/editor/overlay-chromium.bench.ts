@@ -8,7 +8,12 @@
  * labels hidden and shown, and a baseline commit's core (default: the commit before the label-cost work of
  * issue 17, when labels were already drawn) with labels hidden and shown.
  *
+ * `--skew <px>` tilts each box's corners by up to that many video px (the generator's boxes are axis-aligned
+ * rectangles, the engine's are projected quads; Chromium's software rasterizer strokes axis-aligned edges much
+ * faster than slanted ones).
+ *
  * Run: node --import tsx bench/editor/overlay-chromium.bench.ts [frames] [--baseline <git ref>] [--no-baseline]
+ *      [--skew <px>]
  */
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
@@ -20,9 +25,11 @@ import { fileURLToPath } from 'node:url';
 import type { OverlayBenchResult, OverlayConfig } from './overlay-browser-entry.ts';
 
 const args = process.argv.slice(2);
-const frames = Number(args.find((a) => /^\d+$/.test(a)) ?? 15_000);
+const frames = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--skew') ?? 15_000);
 const refAt = args.indexOf('--baseline');
 const baselineRef = args.includes('--no-baseline') ? null : refAt >= 0 ? args[refAt + 1] : '54686c8';
+const skewAt = args.indexOf('--skew');
+const skewPx = skewAt >= 0 ? Number(args[skewAt + 1]) : 0;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
 
@@ -83,14 +90,15 @@ try {
   const page = await browser.newPage();
   await page.setContent('<body></body>');
   for (const content of scripts) await page.addScriptTag({ content });
-  const r: OverlayBenchResult = await page.evaluate(([n, c]) => window.runOverlayBench(n, c), [
+  const r: OverlayBenchResult = await page.evaluate(([n, c, k]) => window.runOverlayBench(n, c, k), [
     frames,
     configs,
+    skewPx,
   ] as const);
   const f = (x: number) => x.toFixed(1);
   const s = (m: { p50: number; p95: number; max: number }) => `${f(m.p50)} / ${f(m.p95)} / ${f(m.max)}`;
   console.log(
-    `chromium ${browser.version()}, ${r.detections} detections, active per frame p50 ${r.activeP50}, max ${r.activeMax}, ${r.playbackFrames} frames and 300 seeks per configuration, taking turns`,
+    `chromium ${browser.version()}, ${r.detections} detections (${skewPx > 0 ? `corners tilted by up to ${skewPx} video px` : 'axis-aligned boxes'}), active per frame p50 ${r.activeP50}, max ${r.activeMax}, ${r.playbackFrames} frames and 300 seeks per configuration, taking turns`,
   );
   const rows = r.configs.map((c) => [
     c.name,

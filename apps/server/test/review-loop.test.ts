@@ -626,6 +626,25 @@ describe('the review queue by confidence over the whole video', () => {
     await review([late], 'UNREVIEWED');
   });
 
+  it('answers the first `limit` detections of the queue in order, detection first', async () => {
+    const r = await ann.get(
+      `/api/videos/detections/next/?videoId=${queueVideo}&order=confidence&limit=3&exclude=${early}`,
+    );
+    expect(r.statusCode).toBe(200);
+    const body = r.json() as { detection: Det | null; queue: Det[] };
+    expect(body.queue.map((d) => d.id)).toEqual([late, tie, low]);
+    expect(body.detection?.id).toBe(late);
+    // Without limit, one; past the end, fewer.
+    const one = (await ann.get(`/api/videos/detections/next/?videoId=${queueVideo}&order=confidence`)).json();
+    expect((one as { queue: Det[] }).queue.map((d) => d.id)).toEqual([late]);
+    const all = await ann.get(`/api/videos/detections/next/?videoId=${queueVideo}&order=confidence&limit=50`);
+    expect((all.json() as { queue: Det[] }).queue.map((d) => d.id)).toEqual([late, early, tie, low, none]);
+    expect(
+      (await ann.get(`/api/videos/detections/next/?videoId=${queueVideo}&order=confidence&limit=51`))
+        .statusCode,
+    ).toBe(400);
+  });
+
   it("applies the editor's filter: brands, placements and the confidence threshold", async () => {
     expect((await next(`&brandIds=${brandA}`))?.id).toBe(early);
     expect((await next(`&placementIds=${overlay}`))?.id ?? null).toBeNull(); // all hidden by the project

@@ -251,6 +251,9 @@ export const ExcelQuery = Type.Object({
 });
 export type ExcelQuery = Static<typeof ExcelQuery>;
 
+/** The most detections one review-queue answer holds. */
+export const REVIEW_QUEUE_MAX = 50;
+
 /**
  * The review queue's next detection over the whole video (issue 17): the most confident unreviewed one that
  * the filter lets through, leaving out the video's project's hidden brands and placements and `exclude`
@@ -263,6 +266,8 @@ export const ReviewNextQuery = Type.Object({
   brandIds: Type.Optional(IdList),
   placementIds: Type.Optional(IdList),
   minConfidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** How many of the queue's first detections to answer in `queue` (default 1). */
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: REVIEW_QUEUE_MAX })),
 });
 export type ReviewNextQuery = Static<typeof ReviewNextQuery>;
 

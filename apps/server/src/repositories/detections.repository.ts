@@ -109,7 +109,8 @@ export const detectionsRepository = {
    * (no confidence last; ties by start, then id) that the filter lets through, leaving out the video's
    * project's hidden brands and placements and the `exclude` ids. Undefined when none is left.
    */
-  async nextByConfidence(
+  /** The review queue by confidence: its first `limit` detections (see GET /api/videos/detections/next/). */
+  async queueByConfidence(
     db: Queryable,
     org: number,
     f: {
@@ -118,8 +119,9 @@ export const detectionsRepository = {
       brandIds: number[];
       placementIds: number[];
       minConfidence: number;
+      limit: number;
     },
-  ): Promise<Detection | undefined> {
+  ): Promise<Detection[]> {
     // Served by detections_review_queue_idx (migration 014): the literal review state matches its predicate.
     const rows = await db.query<DetectionRow>(
       `${SELECT} JOIN videos v ON v.id = d.video_id
@@ -133,10 +135,10 @@ export const detectionsRepository = {
          AND NOT EXISTS (SELECT 1 FROM project_hidden_placements h
                          WHERE h.project_id = v.project_id AND h.placement_id = d.placement_id)
        ORDER BY d.confidence DESC NULLS LAST, d.time_begin, d.id
-       LIMIT 1`,
-      [org, f.videoId, f.exclude, f.brandIds, f.placementIds, f.minConfidence],
+       LIMIT $7`,
+      [org, f.videoId, f.exclude, f.brandIds, f.placementIds, f.minConfidence, f.limit],
     );
-    return rows.length > 0 ? toDetection(rows[0]) : undefined;
+    return rows.map(toDetection);
   },
   async byIds(db: Queryable, org: number, ids: number[]): Promise<Detection[]> {
     const rows = await db.query<DetectionRow>(

@@ -37,10 +37,11 @@ export const reviewApi = {
     request<Detection>('PATCH', API.detection(id), { json: span }),
   /**
    * The review queue's next detection over the whole video by confidence (the project's hidden brands and
-   * placements left out by the server); null when none is left.
+   * placements left out by the server); null when none is left. `queue` holds the queue's first `limit`
+   * detections (default 1) in order.
    */
   next: (query: ReviewNextQuery, signal?: AbortSignal) =>
-    http.get<{ detection: Detection | null }>(API.detectionsNext, {
+    http.get<{ detection: Detection | null; queue?: Detection[] }>(API.detectionsNext, {
       query: { ...query },
       signal,
     }),

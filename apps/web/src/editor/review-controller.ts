@@ -34,6 +34,10 @@ const VERDICT_LABELS: Record<ReportType, string> = {
 export const UNDO_DEPTH = 100;
 /** How far one step of the review queue's search loads beyond the loaded stretch (ms). */
 const QUEUE_CHUNK_MS = 10_000;
+/** How many of the confidence queue's next detections one request asks for (one request, many verdicts). */
+const QUEUE_AHEAD = 10;
+/** With fewer than this many held ahead, the ones after them are asked for while the reviewer decides. */
+const QUEUE_REFILL_AT = 4;
 /** The progress count is re-read from the server this long after the last verdict (ms). */
 const COUNTS_DEBOUNCE_MS = 300;
 /** Review states that are listed (the others are kept on the server but never shown). */
@@ -104,10 +108,16 @@ export class ReviewController {
   /** Detections whose verdict is on its way to the server (the server's queue must not answer them). */
   private readonly pending = new Set<number>();
   /**
-   * The confidence queue's answer after the detection shown, asked for as soon as it is shown (so a verdict
-   * on it advances without waiting for the server), with what it was asked for.
+   * The confidence queue's next detections after the one shown, held ahead so that a verdict on it advances
+   * without waiting for the server: `held` in queue order, and `more`, the ones ranked after them, asked for
+   * while the reviewer decides once few are held. `key` is the filter they were asked with.
    */
-  private prefetched: { key: string; after: number; answer: Promise<Detection | null> } | null = null;
+  private ahead: {
+    key: string;
+    after: number;
+    held: Detection[];
+    more: Promise<Detection[]> | null;
+  } | null = null;
 
   constructor(private readonly session: EditorSession) {
     const v = session.video;
@@ -239,8 +249,8 @@ export class ReviewController {
 
   /** Sets review states back on the server (grouped by state) and puts the answers in the model. */
   private async restoreReview(states: ReadonlyArray<{ id: number; review: ReviewState }>): Promise<void> {
-    // A detection back in the queue may rank before the one asked for ahead.
-    this.prefetched = null;
+    // A detection back in the queue may rank before the ones held ahead.
+    this.ahead = null;
     const byState = new Map<ReviewState, number[]>();
     for (const s of states) byState.set(s.review, [...(byState.get(s.review) ?? []), s.id]);
     for (const [review, ids] of byState) {
@@ -270,7 +280,7 @@ export class ReviewController {
     if (this.state.get().order === 'confidence') {
       next = await this.nextByConfidence();
     } else {
-      this.prefetched = null;
+      this.ahead = null;
       const cur = this.currentId === null ? undefined : model.getDetection(this.currentId);
       if (after === null && cur === undefined) {
         // Nothing decided yet here: the frame's own unreviewed detections come first (table order).
@@ -327,42 +337,53 @@ export class ReviewController {
     return `${f.brandIds.join(',')}|${f.placementIds.join(',')}|${f.minConfidence ?? 0}`;
   }
 
-  private askNext(exclude: readonly number[]): Promise<Detection | null> {
-    return reviewApi.next(this.queueQuery(exclude)).then((a) => a.detection);
+  private askQueue(exclude: readonly number[]): Promise<Detection[]> {
+    return reviewApi
+      .next({ ...this.queueQuery(exclude), limit: QUEUE_AHEAD })
+      .then((a) => a.queue ?? (a.detection ? [a.detection] : []));
   }
 
   /**
    * The most confident unreviewed detection of the whole video, from the server (the editor holds only the
-   * windows around the position). The answer asked for when the current detection was shown is used when it
-   * still holds: same filter, and the verdict was on that detection. The answer is taken into the model (its
-   * window loads after the seek); if the server cannot be reached, the loaded detections are ranked.
+   * windows around the position). One answer holds the queue's next {@link QUEUE_AHEAD} detections: while the
+   * filter is the same and the verdict was on the detection shown, the next one still undecided comes from
+   * those held, and the ones after them are asked for ahead while few are left. The detection is taken into
+   * the model (its window loads after the seek); if the server cannot be reached, the loaded detections are
+   * ranked.
    */
   private async nextByConfidence(): Promise<Detection | null> {
     const model = this.model;
     const key = this.filterKey();
-    const pre = this.prefetched;
-    this.prefetched = null;
-    let found: Detection | null;
+    const pre = this.ahead;
+    this.ahead = null;
+    // Decided meanwhile (here, or on its way) or not known: a held detection is passed over.
+    const open = (d: Detection) => !this.pending.has(d.id) && this.stillQueued(d);
+    let list: Detection[] = [];
+    let more: Promise<Detection[]> | null = null;
     try {
-      const usable = pre !== null && pre.key === key && this.pending.has(pre.after);
-      found = usable ? await pre.answer : null;
-      // A stale answer (decided meanwhile, here or by an undo) is asked again, without what is on its way.
-      if (!usable || (found !== null && (this.pending.has(found.id) || !this.stillQueued(found))))
-        found = await this.askNext([...this.pending]);
+      if (pre !== null && pre.key === key && this.pending.has(pre.after)) {
+        list = pre.held.filter(open);
+        if (list.length > 0) more = pre.more;
+        else if (pre.more !== null) list = (await pre.more).filter(open);
+      }
+      if (list.length === 0) list = await this.askQueue([...this.pending]);
     } catch (error) {
       if (this.disposed) return null;
       console.warn('Review queue: the server could not be asked; ranking the loaded detections', error);
       return nextInQueue(model.loadedDetections(), 'confidence', null, (d) => model.isInteractive(d));
     }
-    if (found === null || this.disposed) return null;
+    const found = list[0];
+    if (found === undefined || this.disposed) return null;
     const local = model.getDetection(found.id);
     if (local === undefined) model.upsertDetections([found]);
     const shown = local ?? found;
-    // Ask for the one after it now, while the reviewer looks at this one.
-    const exclude = [...this.pending, shown.id];
-    const answer = this.askNext(exclude);
-    answer.catch(() => undefined);
-    this.prefetched = { key, after: shown.id, answer };
+    const held = list.slice(1);
+    if (more === null && held.length < QUEUE_REFILL_AT) {
+      // Ask for the ones after those held now, while the reviewer looks at this one.
+      more = this.askQueue([...this.pending, shown.id, ...held.map((d) => d.id)]);
+      more.catch(() => undefined);
+    }
+    this.ahead = { key, after: shown.id, held, more };
     return shown;
   }
 
