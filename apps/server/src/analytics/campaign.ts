@@ -7,7 +7,7 @@ import { streamDetections } from '../repositories/detections.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { excelReportFileName } from '../reports/report-file-name.ts';
 import { hiddenOf } from './analytics-store.ts';
-import { writeCampaignReport, type CampaignVideo } from './campaign-report.ts';
+import type { CampaignVideo } from './campaign-report.ts';
 import { countedReviews } from './exposure.ts';
 import { scopeSql, type Scope } from './scope.ts';
 import { getSettings, placementRates } from './settings.ts';
@@ -78,7 +78,7 @@ export async function cutFrame(file: string, seconds: number): Promise<Buffer | 
   }
 }
 
-/** Writes the campaign report of a scope to `out` (streamed; exceljs ends `out`). */
+/** Writes the campaign report of a scope to `out` (streamed; `out` is ended when complete). */
 export async function campaignReport(
   ctx: AppContext,
   scope: Scope,
@@ -100,8 +100,31 @@ export async function campaignReport(
     if (!h) hiddenCache.set(projectId, (h = await hiddenOf(db, org, projectId)));
     return h;
   };
-  await writeCampaignReport(
+  const spans = async (v: ScopedVideo) => {
+    const h = await hidden(v.project_id);
+    return db.query<{ brand_id: number; time_begin: number; time_end: number }>(
+      `SELECT brand_id, time_begin, time_end FROM detections
+       WHERE video_id = $1 AND review = ANY($2::text[])
+         AND NOT (brand_id = ANY($3::int[])) AND NOT (placement_id = ANY($4::int[]))`,
+      [v.id, reviews, h.brandIds, h.placementIds],
+    );
+  };
+  async function* detections(v: ScopedVideo) {
+    const h = await hidden(v.project_id);
+    yield* streamDetections(db, org, {
+      videoId: v.id,
+      brandIds: [],
+      placementIds: [],
+      hiddenBrandIds: h.brandIds,
+      hiddenPlacementIds: h.placementIds,
+      reviews,
+    });
+  }
+  // Built on a report thread (reports/report-threads.ts): this thread reads the database and
+  // cuts the frames; the videos cross to the thread and come back as the calls' arguments.
+  await ctx.reports.build(
     {
+      kind: 'campaign',
       title: scope.title,
       currency: settings.currency,
       includeUnreviewed: scope.includeUnreviewed,
@@ -110,28 +133,14 @@ export async function campaignReport(
       ),
       placements: new Map(placements.map((p) => [p.id, p])),
       rates,
-      videos: scopedVideos(db, scope),
-      async spans(v) {
-        const h = await hidden((v as ScopedVideo).project_id);
-        return db.query<{ brand_id: number; time_begin: number; time_end: number }>(
-          `SELECT brand_id, time_begin, time_end FROM detections
-           WHERE video_id = $1 AND review = ANY($2::text[])
-             AND NOT (brand_id = ANY($3::int[])) AND NOT (placement_id = ANY($4::int[]))`,
-          [v.id, reviews, h.brandIds, h.placementIds],
-        );
+    },
+    {
+      streams: { videos: () => scopedVideos(db, scope), detections },
+      calls: {
+        spans,
+        frame: ({ video, seconds }: { video: ScopedVideo; seconds: number }) =>
+          cutFrame(ctx.storage.resolve(video.stored_path), seconds),
       },
-      async *detections(v) {
-        const h = await hidden((v as ScopedVideo).project_id);
-        yield* streamDetections(db, org, {
-          videoId: v.id,
-          brandIds: [],
-          placementIds: [],
-          hiddenBrandIds: h.brandIds,
-          hiddenPlacementIds: h.placementIds,
-          reviews,
-        });
-      },
-      frame: (v, seconds) => cutFrame(ctx.storage.resolve((v as ScopedVideo).stored_path), seconds),
     },
     out,
   );
