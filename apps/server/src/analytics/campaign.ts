@@ -3,7 +3,8 @@ import { promisify } from 'node:util';
 import type { Queryable } from '@logo-review/db';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
-import { streamDetections } from '../repositories/detections.repository.ts';
+import { streamDetectionsRaw } from '../repositories/detections.repository.ts';
+import { packSpans } from '../reports/report-job.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { excelReportFileName } from '../reports/report-file-name.ts';
 import { hiddenOf } from './analytics-store.ts';
@@ -102,16 +103,18 @@ export async function campaignReport(
   };
   const spans = async (v: ScopedVideo) => {
     const h = await hidden(v.project_id);
-    return db.query<{ brand_id: number; time_begin: number; time_end: number }>(
-      `SELECT brand_id, time_begin, time_end FROM detections
+    return packSpans(
+      await db.query<{ brand_id: number; time_begin: number; time_end: number }>(
+        `SELECT brand_id, time_begin, time_end FROM detections
        WHERE video_id = $1 AND review = ANY($2::text[])
          AND NOT (brand_id = ANY($3::int[])) AND NOT (placement_id = ANY($4::int[]))`,
-      [v.id, reviews, h.brandIds, h.placementIds],
+        [v.id, reviews, h.brandIds, h.placementIds],
+      ),
     );
   };
   async function* detections(v: ScopedVideo) {
     const h = await hidden(v.project_id);
-    yield* streamDetections(db, org, {
+    yield* streamDetectionsRaw(db, org, {
       videoId: v.id,
       brandIds: [],
       placementIds: [],

@@ -3,7 +3,7 @@ import { API, ExcelQuery } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
-import { streamDetections } from '../repositories/detections.repository.ts';
+import { streamDetectionsRaw } from '../repositories/detections.repository.ts';
 import { libraryRepository } from '../repositories/library.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
@@ -11,6 +11,7 @@ import { tagsRepository } from '../repositories/tags.repository.ts';
 import { countedReviews } from '../analytics/exposure.ts';
 import { getSettings, placementRates } from '../analytics/settings.ts';
 import { attachmentDisposition, excelReportFileName } from '../reports/report-file-name.ts';
+import { packSpans } from '../reports/report-job.ts';
 import { orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, routes } from './route-kit.ts';
@@ -61,7 +62,7 @@ export const excelRoutes = (ctx: AppContext) =>
              AND NOT (brand_id = ANY($4::int[])) AND NOT (placement_id = ANY($5::int[]))`,
           [org, video.id, reviews, hidden.brandIds, hidden.placementIds],
         );
-        const rows = streamDetections(ctx.db, org, {
+        const rows = streamDetectionsRaw(ctx.db, org, {
           videoId: video.id,
           brandIds: bFilter,
           placementIds: pFilter,
@@ -90,7 +91,7 @@ export const excelRoutes = (ctx: AppContext) =>
               placements: new Map(placements.map((p) => [p.id, p])),
               tags,
               withoutPlacement: q.without_placement === true,
-              clutterSpans: spans,
+              clutterSpans: packSpans(spans),
               rates,
               currency: settings.currency,
             },

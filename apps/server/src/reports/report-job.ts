@@ -37,8 +37,8 @@ export interface ExcelJob {
   placements: Map<number, ReportPlacement>;
   tags: ReportTag[];
   withoutPlacement: boolean;
-  /** The counted spans of the video for the clutter measure (ClutterIndex is built from them). */
-  clutterSpans: Span[];
+  /** The video's counted spans for the clutter measure, packed by packSpans (transferred, not copied). */
+  clutterSpans: Float64Array;
   rates: Map<number, number>;
   currency: string;
 }
@@ -58,13 +58,54 @@ export type ReportJob = ExcelJob | CampaignJob;
 
 /**
  * What the caller serves while a report is built:
- * - excel: stream `detections` (ReportDetection, id order);
- * - campaign: stream `videos` (CampaignVideo), stream `detections` with a video (CampaignDetection),
- *   call `spans` with a video (Span[]), call `frame` with `{ video, seconds }` (JPEG bytes or null).
+ * - excel: stream `detections` (ReportRow or RawReportRow of detections.repository.ts, id order);
+ * - campaign: stream `videos` (CampaignVideo), stream `detections` with a video (the same rows),
+ *   call `spans` with a video (packSpans), call `frame` with `{ video, seconds }` (JPEG or null).
  */
 export interface ReportSources {
   stream(name: string, arg?: unknown): AsyncIterable<unknown>;
   call(name: string, arg?: unknown): Promise<unknown>;
+}
+
+/** Spans as one flat array (brand, begin, end, ...): it crosses threads in one piece. */
+export function packSpans(spans: readonly Span[]): Float64Array {
+  const packed = new Float64Array(spans.length * 3);
+  spans.forEach((s, i) => {
+    packed[i * 3] = s.brand_id;
+    packed[i * 3 + 1] = s.time_begin;
+    packed[i * 3 + 2] = s.time_end;
+  });
+  return packed;
+}
+
+function* unpackSpans(packed: Float64Array): Generator<Span> {
+  for (let i = 0; i + 2 < packed.length; i += 3) {
+    yield { brand_id: packed[i], time_begin: packed[i + 1], time_end: packed[i + 2] };
+  }
+}
+
+interface SourceRow {
+  brand_id: number;
+  placement_id: number;
+  /** Parsed, or the JSON text (streamDetectionsRaw), parsed here on the report's thread. */
+  coordinates: ReportDetection['coordinates'] | string;
+}
+
+async function* parsedRows<T extends SourceRow>(
+  rows: AsyncIterable<unknown>,
+): AsyncGenerator<T & { coordinates: ReportDetection['coordinates'] }> {
+  for await (const row of rows as AsyncIterable<T>) {
+    if (typeof row.coordinates === 'string') row.coordinates = JSON.parse(row.coordinates);
+    yield row as T & { coordinates: ReportDetection['coordinates'] };
+  }
+}
+
+async function* reportDetections(rows: AsyncIterable<unknown>): AsyncGenerator<ReportDetection> {
+  for await (const r of parsedRows<SourceRow & Omit<ReportDetection, 'coordinates'>>(rows)) {
+    r.brandId = r.brand_id;
+    r.placementId = r.placement_id;
+    yield r;
+  }
 }
 
 /** Builds the report into `out` (exceljs ends `out` when the workbook is complete). */
@@ -81,8 +122,8 @@ export async function buildReport(
         placements: job.placements,
         tags: job.tags,
         withoutPlacement: job.withoutPlacement,
-        detections: sources.stream('detections') as AsyncIterable<ReportDetection>,
-        clutter: new ClutterIndex(job.clutterSpans),
+        detections: reportDetections(sources.stream('detections')),
+        clutter: new ClutterIndex(unpackSpans(job.clutterSpans)),
         rates: job.rates,
         currency: job.currency,
       },
@@ -99,8 +140,9 @@ export async function buildReport(
       placements: job.placements,
       rates: job.rates,
       videos: sources.stream('videos') as AsyncIterable<CampaignVideo>,
-      spans: (video) => sources.call('spans', video) as Promise<Span[]>,
-      detections: (video) => sources.stream('detections', video) as AsyncIterable<CampaignDetection>,
+      spans: async (video) => [...unpackSpans((await sources.call('spans', video)) as Float64Array)],
+      detections: (video) =>
+        parsedRows<SourceRow & Omit<CampaignDetection, 'coordinates'>>(sources.stream('detections', video)),
       async frame(video, seconds) {
         const jpeg = (await sources.call('frame', { video, seconds })) as Uint8Array | null;
         // A Buffer crosses threads as a plain Uint8Array; exceljs wants a Buffer.

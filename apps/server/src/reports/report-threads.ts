@@ -69,8 +69,8 @@ export class ReportThreads {
     let ended = false;
     let endSeen: () => void = () => undefined;
     const endMessage = new Promise<void>((resolve) => (endSeen = resolve));
-    const send = (m: ToThread) => {
-      if (!abort.signal.aborted) port1.postMessage(m);
+    const send = (m: ToThread, transfer: ArrayBuffer[] = []) => {
+      if (!abort.signal.aborted) port1.postMessage(m, transfer);
     };
     const onClose = () => {
       if (!ended) abort.abort(new Error('The report output was closed before the report was complete'));
@@ -149,14 +149,20 @@ export class ReportThreads {
       try {
         const fn = handlers.calls?.[m.name];
         if (!fn) throw new Error(`no report call '${m.name}'`);
-        send({ t: 'return', call: m.call, value: await fn(m.arg as never) });
+        const value = await fn(m.arg as never);
+        // Packed spans (report-job.ts) are handed over rather than copied.
+        send(
+          { t: 'return', call: m.call, value },
+          value instanceof Float64Array ? [transferable(value)] : [],
+        );
       } catch (err) {
         send({ t: 'fail', call: m.call, message: (err as Error).message });
       }
     };
 
     try {
-      await this.pool.run({ job, port: port2 }, { transferList: [port2], signal: abort.signal });
+      const transferList = [port2, ...(job.kind === 'excel' ? [transferable(job.clutterSpans)] : [])];
+      await this.pool.run({ job, port: port2 }, { transferList, signal: abort.signal });
       // The thread posted 'end' before its task returned; the port may deliver it a little later.
       await endMessage;
       if (!ended) throw new Error('The report thread stopped before the report was complete');
@@ -174,6 +180,10 @@ export class ReportThreads {
   async close(): Promise<void> {
     await this.pool?.destroy();
   }
+}
+
+function transferable(a: Float64Array): ArrayBuffer {
+  return a.buffer as ArrayBuffer;
 }
 
 /** The handlers as ReportSources, for a report built in this thread. */

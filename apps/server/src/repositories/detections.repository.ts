@@ -337,24 +337,51 @@ export interface ReportRow {
  * 100,000 detections never holds them all. Empty brand/placement lists mean all; `hidden*` are
  * left out (a project's hidden brands and placements).
  */
-export async function* streamDetections(
+export function streamDetections(
   db: Queryable,
   org: number,
-  f: {
-    videoId: number;
-    brandIds: number[];
-    placementIds: number[];
-    hiddenBrandIds: number[];
-    hiddenPlacementIds: number[];
-    /** Only these review states (analytics: the counted ones); absent: every listed state. */
-    reviews?: readonly string[];
-  },
+  f: DetectionStreamFilter,
   pageSize = 2000,
 ): AsyncGenerator<ReportRow> {
+  return streamRows<ReportRow>(db, org, f, pageSize, 'd.coordinates');
+}
+
+/**
+ * The same rows with `coordinates` as its JSON text, for a report thread to parse: the server's
+ * thread then neither parses nor copies the segments object by object.
+ */
+export function streamDetectionsRaw(
+  db: Queryable,
+  org: number,
+  f: DetectionStreamFilter,
+  pageSize = 2000,
+): AsyncGenerator<RawReportRow> {
+  return streamRows<RawReportRow>(db, org, f, pageSize, 'd.coordinates::text');
+}
+
+export type RawReportRow = Omit<ReportRow, 'coordinates'> & { coordinates: string };
+
+export interface DetectionStreamFilter {
+  videoId: number;
+  brandIds: number[];
+  placementIds: number[];
+  hiddenBrandIds: number[];
+  hiddenPlacementIds: number[];
+  /** Only these review states (analytics: the counted ones); absent: every listed state. */
+  reviews?: readonly string[];
+}
+
+async function* streamRows<T extends { id: number }>(
+  db: Queryable,
+  org: number,
+  f: DetectionStreamFilter,
+  pageSize: number,
+  coordinates: string,
+): AsyncGenerator<T> {
   let last = 0;
   for (;;) {
-    const rows = await db.query<ReportRow>(
-      `SELECT d.id, d.brand_id, d.placement_id, d.time_begin, d.time_end, d.coordinates, d.confidence, d.review,
+    const rows = await db.query<T>(
+      `SELECT d.id, d.brand_id, d.placement_id, d.time_begin, d.time_end, ${coordinates} AS coordinates, d.confidence, d.review,
               d.source, u.username AS reviewed_by, ${iso('d.reviewed_at')} AS reviewed_at
        FROM detections d LEFT JOIN users u ON u.id = d.reviewed_by
        WHERE d.organization_id = $1 AND d.video_id = $2 AND ${listedSql('d.review')} AND d.id > $3

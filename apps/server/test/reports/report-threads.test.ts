@@ -137,7 +137,7 @@ describe('ReportThreads', () => {
     placements: new Map([[1, { id: 1, localized_name: 'Board', color: '#112233', manual: false }]]),
     tags: [],
     withoutPlacement: false,
-    clutterSpans: [],
+    clutterSpans: new Float64Array(0),
     rates: new Map(),
     currency: 'EUR',
   };
@@ -146,8 +146,8 @@ describe('ReportThreads', () => {
       if (i === failAt) throw new Error('the database went away');
       yield {
         id: i,
-        brandId: 1,
-        placementId: 1,
+        brand_id: 1,
+        placement_id: 1,
         time_begin: i,
         time_end: i + 10,
         coordinates: [{ start_time: i, end_time: i + 10, points: [0, 0, 10, 0, 10, 10, 0, 10] }],
