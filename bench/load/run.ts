@@ -53,7 +53,9 @@ const f = (x: number, d = 1) => x.toFixed(d);
 const dbName = `lr_bench_load_${process.pid}`;
 const databaseUrl = `postgres://postgres@127.0.0.1:5432/${dbName}`;
 execFileSync('createdb', ['-h', PG.host, '-U', PG.user, dbName]);
-const server = await startServer({ env: { ROLE: 'api', DATABASE_URL: databaseUrl } });
+// With --workers 0 the API process analyses the seeded video itself (ROLE=all) and no clips are fed:
+// the API's calls alone, without the analysing workers' load.
+const server = await startServer({ env: { ROLE: WORKERS > 0 ? 'api' : 'all', DATABASE_URL: databaseUrl } });
 
 /** A `ROLE=worker` process on the same database and data folder, as the README's scale-out section runs them. */
 function startWorker(): Promise<ChildProcess> {
@@ -142,7 +144,7 @@ try {
   let analysed = 0;
   let running = true;
   const feeder = (async () => {
-    while (running) {
+    while (running && WORKERS > 0) {
       for (const id of [...pending]) {
         const v = await admin.call<Video>('GET', API.video(id));
         if (v.status === VIDEO_STATUS.OK || v.status === VIDEO_STATUS.ERROR) {

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Queryable } from '@logo-review/db';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
@@ -12,8 +10,6 @@ import type { CampaignVideo } from './campaign-report.ts';
 import { countedReviews } from './exposure.ts';
 import { scopeSql, type Scope } from './scope.ts';
 import { getSettings, placementRates } from './settings.ts';
-
-const run = promisify(execFile);
 
 interface ScopedVideo extends CampaignVideo {
   project_id: number | null;
@@ -44,38 +40,6 @@ export async function* scopedVideos(
     if (rows.length < pageSize) return;
     lastCreated = rows[rows.length - 1].created_key;
     lastId = rows[rows.length - 1].id;
-  }
-}
-
-/** One frame of a video as a 320 px wide JPEG, cut with ffmpeg (null when it cannot be read). */
-export async function cutFrame(file: string, seconds: number): Promise<Buffer | null> {
-  try {
-    const { stdout } = await run(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-ss',
-        Math.max(0, seconds).toFixed(3),
-        '-i',
-        file,
-        '-frames:v',
-        '1',
-        '-vf',
-        'scale=320:-2',
-        '-q:v',
-        '4',
-        '-f',
-        'image2pipe',
-        '-c:v',
-        'mjpeg',
-        'pipe:1',
-      ],
-      { encoding: 'buffer', timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
-    );
-    return stdout.length > 0 ? stdout : null;
-  } catch {
-    return null;
   }
 }
 
@@ -124,7 +88,8 @@ export async function campaignReport(
     });
   }
   // Built on a report thread (reports/report-threads.ts): this thread reads the database and
-  // cuts the frames; the videos cross to the thread and come back as the calls' arguments.
+  // hands out the video files' paths; the videos cross to the thread and come back as the
+  // calls' arguments.
   await ctx.reports.build(
     {
       kind: 'campaign',
@@ -141,8 +106,8 @@ export async function campaignReport(
       streams: { videos: () => scopedVideos(db, scope), detections },
       calls: {
         spans,
-        frame: ({ video, seconds }: { video: ScopedVideo; seconds: number }) =>
-          cutFrame(ctx.storage.resolve(video.stored_path), seconds),
+        // The file's path: the report's thread cuts the frame (spawning ffmpeg takes a while).
+        frameFile: async (video: ScopedVideo) => ctx.storage.resolve(video.stored_path),
       },
     },
     out,

@@ -8,6 +8,7 @@
  * time) and calls (the campaign's spans and best frames). The database is only ever read by the
  * caller's thread: the embedded PGlite database lives in the server's own thread.
  */
+import { cutFrame } from '../analytics/best-frame.ts';
 import { ClutterIndex } from '../analytics/exposure.ts';
 import {
   writeCampaignReport,
@@ -60,7 +61,8 @@ export type ReportJob = ExcelJob | CampaignJob;
  * What the caller serves while a report is built:
  * - excel: stream `detections` (ReportRow or RawReportRow of detections.repository.ts, id order);
  * - campaign: stream `videos` (CampaignVideo), stream `detections` with a video (the same rows),
- *   call `spans` with a video (packSpans), call `frame` with `{ video, seconds }` (JPEG or null).
+ *   call `spans` with a video (packSpans), call `frameFile` with a video (the
+ *   video file's path; the frame is cut here).
  */
 export interface ReportSources {
   stream(name: string, arg?: unknown): AsyncIterable<unknown>;
@@ -144,9 +146,8 @@ export async function buildReport(
       detections: (video) =>
         parsedRows<SourceRow & Omit<CampaignDetection, 'coordinates'>>(sources.stream('detections', video)),
       async frame(video, seconds) {
-        const jpeg = (await sources.call('frame', { video, seconds })) as Uint8Array | null;
-        // A Buffer crosses threads as a plain Uint8Array; exceljs wants a Buffer.
-        return jpeg ? Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength) : null;
+        const file = (await sources.call('frameFile', video)) as string;
+        return cutFrame(file, seconds);
       },
     },
     out,

@@ -33,6 +33,8 @@ export interface ReportThreadsOptions {
 
 /** How long an idle report thread is kept for the next report (ms). */
 const IDLE_MS = 60_000;
+/** A report thread's old-generation heap limit. */
+const REPORT_HEAP_MIB = 512;
 
 export class ReportThreads {
   private readonly pool: Piscina<ReportTask, void> | null;
@@ -48,6 +50,9 @@ export class ReportThreads {
             // A thread waits for its next task on its event loop, not blocked in Atomics.wait.
             atomics: 'disabled',
             workerData: options.workerData,
+            // A guard far above what a streamed report holds: a runaway report fails on its own
+            // thread instead of growing the API process without bound.
+            resourceLimits: { maxOldGenerationSizeMb: REPORT_HEAP_MIB },
           })
         : null;
   }
