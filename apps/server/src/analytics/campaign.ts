@@ -1,7 +1,7 @@
 import type { Queryable } from '@logo-review/db';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
-import { streamDetectionsRaw } from '../repositories/detections.repository.ts';
+import { streamDetectionPages } from '../repositories/detections.repository.ts';
 import { packSpans } from '../reports/report-job.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { excelReportFileName } from '../reports/report-file-name.ts';
@@ -78,7 +78,7 @@ export async function campaignReport(
   };
   async function* detections(v: ScopedVideo) {
     const h = await hidden(v.project_id);
-    yield* streamDetectionsRaw(db, org, {
+    yield* streamDetectionPages(db, org, {
       videoId: v.id,
       brandIds: [],
       placementIds: [],

@@ -3,7 +3,7 @@ import { API, ExcelQuery } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
-import { streamDetectionsRaw } from '../repositories/detections.repository.ts';
+import { streamDetectionPages } from '../repositories/detections.repository.ts';
 import { libraryRepository } from '../repositories/library.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
@@ -62,7 +62,7 @@ export const excelRoutes = (ctx: AppContext) =>
              AND NOT (brand_id = ANY($4::int[])) AND NOT (placement_id = ANY($5::int[]))`,
           [org, video.id, reviews, hidden.brandIds, hidden.placementIds],
         );
-        const rows = streamDetectionsRaw(ctx.db, org, {
+        const rows = streamDetectionPages(ctx.db, org, {
           videoId: video.id,
           brandIds: bFilter,
           placementIds: pFilter,
@@ -95,14 +95,8 @@ export const excelRoutes = (ctx: AppContext) =>
               rates,
               currency: settings.currency,
             },
-            {
-              streams: {
-                async *detections() {
-                  for await (const r of rows)
-                    yield { ...r, brandId: r.brand_id, placementId: r.placement_id };
-                },
-              },
-            },
+            // Pages of rows as JSON text, parsed on the report's thread.
+            { streams: { detections: () => rows } },
             out,
           )
           .catch((err: Error) => {

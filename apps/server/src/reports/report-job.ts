@@ -59,7 +59,8 @@ export type ReportJob = ExcelJob | CampaignJob;
 
 /**
  * What the caller serves while a report is built:
- * - excel: stream `detections` (ReportRow or RawReportRow of detections.repository.ts, id order);
+ * - excel: stream `detections` (rows as ReportRow of detections.repository.ts, in id order, or
+ *   pages of them as JSON text: streamDetectionPages);
  * - campaign: stream `videos` (CampaignVideo), stream `detections` with a video (the same rows),
  *   call `spans` with a video (packSpans), call `frameFile` with a video (the
  *   video file's path; the frame is cut here).
@@ -89,21 +90,18 @@ function* unpackSpans(packed: Float64Array): Generator<Span> {
 interface SourceRow {
   brand_id: number;
   placement_id: number;
-  /** Parsed, or the JSON text (streamDetectionsRaw), parsed here on the report's thread. */
-  coordinates: ReportDetection['coordinates'] | string;
 }
 
-async function* parsedRows<T extends SourceRow>(
-  rows: AsyncIterable<unknown>,
-): AsyncGenerator<T & { coordinates: ReportDetection['coordinates'] }> {
-  for await (const row of rows as AsyncIterable<T>) {
-    if (typeof row.coordinates === 'string') row.coordinates = JSON.parse(row.coordinates);
-    yield row as T & { coordinates: ReportDetection['coordinates'] };
+/** Rows, whether they come one by one or as pages of JSON text (parsed here, on the report's thread). */
+async function* parsedRows<T>(items: AsyncIterable<unknown>): AsyncGenerator<T> {
+  for await (const item of items) {
+    if (typeof item === 'string') yield* JSON.parse(item) as T[];
+    else yield item as T;
   }
 }
 
 async function* reportDetections(rows: AsyncIterable<unknown>): AsyncGenerator<ReportDetection> {
-  for await (const r of parsedRows<SourceRow & Omit<ReportDetection, 'coordinates'>>(rows)) {
+  for await (const r of parsedRows<SourceRow & ReportDetection>(rows)) {
     r.brandId = r.brand_id;
     r.placementId = r.placement_id;
     yield r;
@@ -143,8 +141,7 @@ export async function buildReport(
       rates: job.rates,
       videos: sources.stream('videos') as AsyncIterable<CampaignVideo>,
       spans: async (video) => [...unpackSpans((await sources.call('spans', video)) as Float64Array)],
-      detections: (video) =>
-        parsedRows<SourceRow & Omit<CampaignDetection, 'coordinates'>>(sources.stream('detections', video)),
+      detections: (video) => parsedRows<CampaignDetection>(sources.stream('detections', video)),
       async frame(video, seconds) {
         const file = (await sources.call('frameFile', video)) as string;
         return cutFrame(file, seconds);

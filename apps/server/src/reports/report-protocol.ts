@@ -9,7 +9,7 @@
  */
 import type { ReportJob } from './report-job.ts';
 
-/** Rows per `next` answer. */
+/** Rows per `next` answer (a page of rows as one JSON text counts as a whole batch). */
 export const STREAM_BATCH = 1000;
 
 export type ToServer =

@@ -133,6 +133,8 @@ export class ReportThreads {
             break;
           }
           items.push(r.value);
+          // A page of rows as JSON text (streamDetectionPages) is a batch by itself.
+          if (typeof r.value === 'string') break;
         }
         if (done) iterators.delete(m.stream);
         send({ t: 'items', stream: m.stream, items, done });
