@@ -96,6 +96,7 @@ export class ReportThreads {
           void call(m);
           break;
         case 'data': {
+          if (writable.destroyed) break; // the client went away: the abort is on its way
           let ok = true;
           for (const chunk of m.chunks) {
             ok = out.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
