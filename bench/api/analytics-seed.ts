@@ -89,7 +89,8 @@ export async function openSeeded(opts: {
   }
   const ctx = await createContext(
     {
-      ...loadConfig({}),
+      // REPORT_THREADS is passed on, so that bench/reports/campaign.ts can compare it.
+      ...loadConfig({ REPORT_THREADS: process.env.REPORT_THREADS }),
       dataDir,
       databaseUrl,
       role: 'api',

@@ -6,6 +6,7 @@
  * kind, the count of 5xx answers, and the API process's RSS sampled every 10 s (first, last, max, slope).
  *
  *   node --import tsx bench/load/run.ts [--minutes 10] [--reviewers 50] [--detections 50000] [--report-share 0.001]
+ *        [--report-loop]   (one more client downloading the Excel report back to back)
  *
  * Needs PostgreSQL at 127.0.0.1:5432 (trust auth, user postgres); a fresh database is made and dropped.
  */
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     clip: { type: 'string', default: '/work/shared/data/footage/laliga-closeup.mp4' },
     'report-share': { type: 'string', default: '0.001' },
+    'report-loop': { type: 'boolean', default: false },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -38,6 +40,8 @@ const WORKERS = Number(args.workers);
 const CLIP = args.clip;
 /** The share of calls that download the video's Excel report (the rest: windows, moves, verdicts). */
 const REPORT_SHARE = Number(args['report-share']);
+/** One more client that downloads the video's Excel report back to back for the whole run. */
+const REPORT_LOOP = args['report-loop'] === true;
 const VIDEO_MS = 600_000; // the seeded video: 10 min, 50,000 detections (about 500 active at a time)
 const WINDOW_MS = 10_000; // the editor's smallest window (WINDOW_MIN_SPAN_MS)
 const THINK_MS: [number, number] = [200, 500]; // each reviewer's own think time lies in this range
@@ -49,7 +53,9 @@ const f = (x: number, d = 1) => x.toFixed(d);
 const dbName = `lr_bench_load_${process.pid}`;
 const databaseUrl = `postgres://postgres@127.0.0.1:5432/${dbName}`;
 execFileSync('createdb', ['-h', PG.host, '-U', PG.user, dbName]);
-const server = await startServer({ env: { ROLE: 'api', DATABASE_URL: databaseUrl } });
+// With --workers 0 the API process analyses the seeded video itself (ROLE=all) and no clips are fed:
+// the API's calls alone, without the analysing workers' load.
+const server = await startServer({ env: { ROLE: WORKERS > 0 ? 'api' : 'all', DATABASE_URL: databaseUrl } });
 
 /** A `ROLE=worker` process on the same database and data folder, as the README's scale-out section runs them. */
 function startWorker(): Promise<ChildProcess> {
@@ -138,7 +144,7 @@ try {
   let analysed = 0;
   let running = true;
   const feeder = (async () => {
-    while (running) {
+    while (running && WORKERS > 0) {
       for (const id of [...pending]) {
         const v = await admin.call<Video>('GET', API.video(id));
         if (v.status === VIDEO_STATUS.OK || v.status === VIDEO_STATUS.ERROR) {
@@ -255,11 +261,17 @@ try {
     );
   };
   say(
-    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (think ${THINK_MS[0]}-${THINK_MS[1]} ms), ${WORKERS} workers analysing ${path.basename(CLIP)}`,
+    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (think ${THINK_MS[0]}-${THINK_MS[1]} ms), ${WORKERS} workers analysing ${path.basename(CLIP)}` +
+      `${REPORT_LOOP ? ', one client downloading the report back to back' : ''}; REPORT_THREADS=${process.env.REPORT_THREADS ?? '(default)'}`,
   );
   sample();
   const sampler = setInterval(sample, SAMPLE_MS);
-  await Promise.all(Array.from({ length: REVIEWERS }, (_, i) => reviewer(i)));
+  const reportLoop = async () => {
+    if (!REPORT_LOOP) return;
+    const token = (await ApiClient.login(server.baseURL, server.username, server.password)).token;
+    while (Date.now() < endAt) await timed('report', token, 'GET', `${API.excel}?videoId=${video.id}`);
+  };
+  await Promise.all([...Array.from({ length: REVIEWERS }, (_, i) => reviewer(i)), reportLoop()]);
   clearInterval(sampler);
   sample();
   running = false;

@@ -50,6 +50,11 @@ export interface Config {
    * process has no other HTTP listener, so this is how it is probed and scraped.
    */
   opsPort: number | undefined;
+  /**
+   * Threads that build Excel reports (the per-video and campaign reports), off the event loop;
+   * more reports at once wait their turn. 0: reports are built in the server's own thread.
+   */
+  reportThreads: number;
   /** On SIGTERM/SIGINT, running jobs get this long to finish before they are handed back to the queue. */
   shutdownGraceSeconds: number;
   /** The largest video an upload may bring, multipart or resumable (bytes). */
@@ -150,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     opsPort: env.OPS_PORT ? int('OPS_PORT', env.OPS_PORT, 0) : undefined,
+    reportThreads: int('REPORT_THREADS', env.REPORT_THREADS, 2),
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS, 30),
     uploadMaxBytes: byteSize('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, LIMITS.videoMaxBytes),
     uploadExpireHours: positive('UPLOAD_EXPIRE_HOURS', env.UPLOAD_EXPIRE_HOURS) ?? 48,

@@ -4,6 +4,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import type { MediaSigner } from './media/signer.ts';
 import type { Storage } from './media/storage.ts';
 import type { Metrics } from './ops/metrics.ts';
+import type { ReportThreads } from './reports/report-threads.ts';
 
 /** Everything a route, service or job needs, built once at start. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   signer: MediaSigner;
   jobs: JobQueue;
   metrics: Metrics;
+  /** Builds Excel reports off the event loop (REPORT_THREADS). */
+  reports: ReportThreads;
 }
 
 /** The signed-in caller, set by the auth hook. */

@@ -14,6 +14,7 @@ import { requestActivation } from './services/brands.service.ts';
 import { libraryRepository } from './repositories/library.repository.ts';
 import { placementsRepository } from './repositories/placements.repository.ts';
 import { ensureFirstUser } from './services/accounts.service.ts';
+import { ReportThreads } from './reports/report-threads.ts';
 
 const STARTUP_LOCK_KEY = 727_274_002;
 
@@ -68,6 +69,7 @@ export async function createContext(
         signer: new MediaSigner(secret),
         jobs,
         metrics,
+        reports: new ReportThreads({ threads: config.reportThreads }),
       };
       // After an engine upgrade, indexes of an older format are rebuilt (analyses skip them meanwhile).
       for (const b of await brandsRepository.staleIndexes(db, INDEX_FORMAT)) {
@@ -85,5 +87,6 @@ export async function createContext(
 /** Stops the worker (running jobs get the configured grace period) and the queue, then closes the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.jobs.stop(ctx.config.shutdownGraceSeconds * 1000);
+  await ctx.reports.close();
   await ctx.db.close();
 }

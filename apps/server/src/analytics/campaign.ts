@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Queryable } from '@logo-review/db';
 import type { AppContext } from '../context.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
-import { streamDetections } from '../repositories/detections.repository.ts';
+import { streamDetectionPages } from '../repositories/detections.repository.ts';
+import { packSpans } from '../reports/report-job.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { excelReportFileName } from '../reports/report-file-name.ts';
 import { hiddenOf } from './analytics-store.ts';
-import { writeCampaignReport, type CampaignVideo } from './campaign-report.ts';
+import type { CampaignVideo } from './campaign-report.ts';
 import { countedReviews } from './exposure.ts';
 import { scopeSql, type Scope } from './scope.ts';
 import { getSettings, placementRates } from './settings.ts';
-
-const run = promisify(execFile);
 
 interface ScopedVideo extends CampaignVideo {
   project_id: number | null;
@@ -46,39 +43,7 @@ export async function* scopedVideos(
   }
 }
 
-/** One frame of a video as a 320 px wide JPEG, cut with ffmpeg (null when it cannot be read). */
-export async function cutFrame(file: string, seconds: number): Promise<Buffer | null> {
-  try {
-    const { stdout } = await run(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-ss',
-        Math.max(0, seconds).toFixed(3),
-        '-i',
-        file,
-        '-frames:v',
-        '1',
-        '-vf',
-        'scale=320:-2',
-        '-q:v',
-        '4',
-        '-f',
-        'image2pipe',
-        '-c:v',
-        'mjpeg',
-        'pipe:1',
-      ],
-      { encoding: 'buffer', timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
-    );
-    return stdout.length > 0 ? stdout : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Writes the campaign report of a scope to `out` (streamed; exceljs ends `out`). */
+/** Writes the campaign report of a scope to `out` (streamed; `out` is ended when complete). */
 export async function campaignReport(
   ctx: AppContext,
   scope: Scope,
@@ -100,8 +65,34 @@ export async function campaignReport(
     if (!h) hiddenCache.set(projectId, (h = await hiddenOf(db, org, projectId)));
     return h;
   };
-  await writeCampaignReport(
+  const spans = async (v: ScopedVideo) => {
+    const h = await hidden(v.project_id);
+    return packSpans(
+      await db.query<{ brand_id: number; time_begin: number; time_end: number }>(
+        `SELECT brand_id, time_begin, time_end FROM detections
+       WHERE video_id = $1 AND review = ANY($2::text[])
+         AND NOT (brand_id = ANY($3::int[])) AND NOT (placement_id = ANY($4::int[]))`,
+        [v.id, reviews, h.brandIds, h.placementIds],
+      ),
+    );
+  };
+  async function* detections(v: ScopedVideo) {
+    const h = await hidden(v.project_id);
+    yield* streamDetectionPages(db, org, {
+      videoId: v.id,
+      brandIds: [],
+      placementIds: [],
+      hiddenBrandIds: h.brandIds,
+      hiddenPlacementIds: h.placementIds,
+      reviews,
+    });
+  }
+  // Built on a report thread (reports/report-threads.ts): this thread reads the database and
+  // hands out the video files' paths; the videos cross to the thread and come back as the
+  // calls' arguments.
+  await ctx.reports.build(
     {
+      kind: 'campaign',
       title: scope.title,
       currency: settings.currency,
       includeUnreviewed: scope.includeUnreviewed,
@@ -110,28 +101,14 @@ export async function campaignReport(
       ),
       placements: new Map(placements.map((p) => [p.id, p])),
       rates,
-      videos: scopedVideos(db, scope),
-      async spans(v) {
-        const h = await hidden((v as ScopedVideo).project_id);
-        return db.query<{ brand_id: number; time_begin: number; time_end: number }>(
-          `SELECT brand_id, time_begin, time_end FROM detections
-           WHERE video_id = $1 AND review = ANY($2::text[])
-             AND NOT (brand_id = ANY($3::int[])) AND NOT (placement_id = ANY($4::int[]))`,
-          [v.id, reviews, h.brandIds, h.placementIds],
-        );
+    },
+    {
+      streams: { videos: () => scopedVideos(db, scope), detections },
+      calls: {
+        spans,
+        // The file's path: the report's thread cuts the frame (spawning ffmpeg takes a while).
+        frameFile: async (video: ScopedVideo) => ctx.storage.resolve(video.stored_path),
       },
-      async *detections(v) {
-        const h = await hidden((v as ScopedVideo).project_id);
-        yield* streamDetections(db, org, {
-          videoId: v.id,
-          brandIds: [],
-          placementIds: [],
-          hiddenBrandIds: h.brandIds,
-          hiddenPlacementIds: h.placementIds,
-          reviews,
-        });
-      },
-      frame: (v, seconds) => cutFrame(ctx.storage.resolve((v as ScopedVideo).stored_path), seconds),
     },
     out,
   );

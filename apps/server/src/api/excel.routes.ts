@@ -3,15 +3,15 @@ import { API, ExcelQuery } from '@logo-review/contract';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { brandsRepository } from '../repositories/brands.repository.ts';
-import { streamDetections } from '../repositories/detections.repository.ts';
+import { streamDetectionPages } from '../repositories/detections.repository.ts';
 import { libraryRepository } from '../repositories/library.repository.ts';
 import { placementsRepository } from '../repositories/placements.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
 import { tagsRepository } from '../repositories/tags.repository.ts';
-import { writeExcelReport } from '../reports/excel-report.ts';
-import { ClutterIndex, countedReviews } from '../analytics/exposure.ts';
+import { countedReviews } from '../analytics/exposure.ts';
 import { getSettings, placementRates } from '../analytics/settings.ts';
 import { attachmentDisposition, excelReportFileName } from '../reports/report-file-name.ts';
+import { packSpans } from '../reports/report-job.ts';
 import { orgOf } from './auth-hook.ts';
 import { assertRefs } from './refs.ts';
 import { errors, routes } from './route-kit.ts';
@@ -62,7 +62,7 @@ export const excelRoutes = (ctx: AppContext) =>
              AND NOT (brand_id = ANY($4::int[])) AND NOT (placement_id = ANY($5::int[]))`,
           [org, video.id, reviews, hidden.brandIds, hidden.placementIds],
         );
-        const rows = streamDetections(ctx.db, org, {
+        const rows = streamDetectionPages(ctx.db, org, {
           videoId: video.id,
           brandIds: bFilter,
           placementIds: pFilter,
@@ -70,39 +70,39 @@ export const excelRoutes = (ctx: AppContext) =>
           hiddenPlacementIds: hidden.placementIds,
           reviews,
         });
-        const detections = (async function* () {
-          for await (const r of rows) {
-            yield { ...r, brandId: r.brand_id, placementId: r.placement_id };
-          }
-        })();
         const out = new PassThrough();
-        writeExcelReport(
-          {
-            video: {
-              id: video.id,
-              name: video.name,
-              fps: video.fps,
-              frames: video.frames,
-              duration: video.duration,
-              width: video.width,
-              height: video.height,
+        // Built on a report thread (reports/report-threads.ts); this thread serves the rows.
+        ctx.reports
+          .build(
+            {
+              kind: 'excel',
+              video: {
+                id: video.id,
+                name: video.name,
+                fps: video.fps,
+                frames: video.frames,
+                duration: video.duration,
+                width: video.width,
+                height: video.height,
+              },
+              brands: new Map(
+                brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }]),
+              ),
+              placements: new Map(placements.map((p) => [p.id, p])),
+              tags,
+              withoutPlacement: q.without_placement === true,
+              clutterSpans: packSpans(spans),
+              rates,
+              currency: settings.currency,
             },
-            brands: new Map(
-              brands.map((b) => [b.id, { id: b.id, name: b.name, localized_name: b.localized_name }]),
-            ),
-            placements: new Map(placements.map((p) => [p.id, p])),
-            tags,
-            withoutPlacement: q.without_placement === true,
-            detections,
-            clutter: new ClutterIndex(spans),
-            rates,
-            currency: settings.currency,
-          },
-          out,
-        ).catch((err: Error) => {
-          req.log.error(err);
-          out.destroy(err); // the client sees a broken download, never a silently truncated file
-        });
+            // Pages of rows as JSON text, parsed on the report's thread.
+            { streams: { detections: () => rows } },
+            out,
+          )
+          .catch((err: Error) => {
+            if (!out.destroyed) req.log.error(err);
+            out.destroy(err); // the client sees a broken download, never a silently truncated file
+          });
         return reply
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
           .header('content-disposition', attachmentDisposition(excelReportFileName(video.name)))
