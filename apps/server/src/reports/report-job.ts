@@ -13,6 +13,7 @@ import { ClutterIndex } from '../analytics/exposure.ts';
 import {
   writeCampaignReport,
   type CampaignDetection,
+  type CampaignInput,
   type CampaignVideo,
 } from '../analytics/campaign-report.ts';
 import {
@@ -45,15 +46,10 @@ export interface ExcelJob {
 }
 
 /** The campaign report (GET /api/analytics/campaign-report/): CampaignInput less its callbacks. */
-export interface CampaignJob {
-  kind: 'campaign';
-  title: string;
-  currency: string;
-  includeUnreviewed: boolean;
-  brands: Map<number, ReportBrand>;
-  placements: Map<number, ReportPlacement>;
-  rates: Map<number, number>;
-}
+export type CampaignJob = { kind: 'campaign' } & Pick<
+  CampaignInput,
+  'title' | 'currency' | 'includeUnreviewed' | 'brands' | 'placements' | 'rates'
+>;
 
 export type ReportJob = ExcelJob | CampaignJob;
 
