@@ -159,17 +159,14 @@ export class ReportThreads {
         if (!fn) throw new Error(`no report call '${m.name}'`);
         const value = await fn(m.arg as never);
         // Packed spans (report-job.ts) are handed over rather than copied.
-        send(
-          { t: 'return', call: m.call, value },
-          value instanceof Float64Array ? [transferable(value)] : [],
-        );
+        send({ t: 'return', call: m.call, value }, value instanceof Float64Array ? transferable(value) : []);
       } catch (err) {
         send({ t: 'fail', call: m.call, message: (err as Error).message });
       }
     };
 
     try {
-      const transferList = [port2, ...(job.kind === 'excel' ? [transferable(job.clutterSpans)] : [])];
+      const transferList = [port2, ...(job.kind === 'excel' ? transferable(job.clutterSpans) : [])];
       await this.pool.run({ job, port: port2 }, { transferList, signal: abort.signal });
       // The thread posted 'end' before its task returned; the port may deliver it a little later.
       await endMessage;
@@ -190,8 +187,12 @@ export class ReportThreads {
   }
 }
 
-function transferable(a: Float64Array): ArrayBuffer {
-  return a.buffer as ArrayBuffer;
+/**
+ * The buffer of packed spans to hand over, or none: an empty one is not worth it, and one already
+ * handed over (detached) cannot be (Node 24 throws DataCloneError).
+ */
+function transferable(a: Float64Array): ArrayBuffer[] {
+  return a.byteLength > 0 ? [a.buffer as ArrayBuffer] : [];
 }
 
 /** The handlers as ReportSources, for a report built in this thread. */

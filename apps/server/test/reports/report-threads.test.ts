@@ -130,7 +130,9 @@ describe('Excel reports on report threads', () => {
 });
 
 describe('ReportThreads', () => {
-  const job: ExcelJob = {
+  // A new job for each report, as the server makes: its packed spans are transferred to the thread
+  // (and so detached from this one).
+  const job = (): ExcelJob => ({
     kind: 'excel',
     video: { id: 1, name: 'v', fps: 25, frames: 250, duration: 10, width: 100, height: 100 },
     brands: new Map([[1, { id: 1, name: 'Acme', localized_name: 'Acme' }]]),
@@ -140,7 +142,7 @@ describe('ReportThreads', () => {
     clutterSpans: new Float64Array(0),
     rates: new Map(),
     currency: 'EUR',
-  };
+  });
   function* rows(n: number, failAt = -1) {
     for (let i = 1; i <= n; i++) {
       if (i === failAt) throw new Error('the database went away');
@@ -164,13 +166,13 @@ describe('ReportThreads', () => {
 
   it('a failing row source fails the report, and the thread takes the next one', async () => {
     await expect(
-      threads.build(job, { streams: { detections: () => rows(5000, 2500) } }, new PassThrough()),
+      threads.build(job(), { streams: { detections: () => rows(5000, 2500) } }, new PassThrough()),
     ).rejects.toThrow('the database went away');
 
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
-    await threads.build(job, { streams: { detections: () => rows(2000) } }, out);
+    await threads.build(job(), { streams: { detections: () => rows(2000) } }, out);
     const wb = await workbookOf(Buffer.concat(chunks));
     expect(wb.getWorksheet('Detections')!.rowCount).toBe(2001);
   });
@@ -178,7 +180,7 @@ describe('ReportThreads', () => {
   it('closing the output ends the report', async () => {
     const out = new PassThrough();
     // Nobody reads: the thread stops at its output buffer; the client then goes away.
-    const built = threads.build(job, { streams: { detections: () => rows(200_000) } }, out);
+    const built = threads.build(job(), { streams: { detections: () => rows(200_000) } }, out);
     await eventually(async () => out.readableLength > 0, 60_000);
     out.destroy();
     await expect(built).rejects.toThrow('The report output was closed before the report was complete');
