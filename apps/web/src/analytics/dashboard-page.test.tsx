@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithApp } from '../../test/render';
 import type { Dashboard, Processing } from './analytics-api';
@@ -99,5 +99,22 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     renderWithApp(<DashboardPage />, { route: '/under-test?from=2026-07-01&to=2026-06-01' });
     expect(await screen.findByText('The start date must not be after the end date.')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([u]) => String(u).startsWith('/api/analytics/'))).toBe(false);
+  });
+
+  it('two dates changed before the router commits the first keep both (the e2e flake of stop 25)', async () => {
+    const fetchMock = vi.fn((_url: string) => Promise.resolve(new Response('[]', { status: 200 })));
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithApp(<DashboardPage />, { route: '/under-test?folder=4' });
+    const from = screen.getByLabelText('Uploaded from');
+    const to = screen.getByLabelText('Uploaded to');
+    // One act: the router's navigation for "from" is a transition that has not rendered yet when
+    // "to" changes, as on a busy machine.
+    act(() => {
+      fireEvent.change(from, { target: { value: '2026-07-01' } });
+      fireEvent.change(to, { target: { value: '2026-06-01' } });
+    });
+    expect(await screen.findByText('The start date must not be after the end date.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Uploaded from')).toHaveValue('2026-07-01');
+    expect(screen.getByLabelText('Uploaded to')).toHaveValue('2026-06-01');
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -54,12 +54,29 @@ const TimelineChart = lazy(() => charts().then((m) => ({ default: m.TimelineChar
 
 const PROCESSING_POLL_MS = 5000;
 
+/**
+ * The filters kept in the URL, and a setter that merges a patch into them. The router commits a
+ * navigation in a transition, so the address may already hold a change (say "from") that this
+ * render has not seen yet; a second field changed quickly after it is merged into that pending
+ * query, not into this render's, so that it does not drop the first change.
+ */
+function useUrlFilters(): [DashboardFilters, (patch: Partial<DashboardFilters>) => void] {
+  const [params, setParams] = useSearchParams();
+  const current = params.toString();
+  const pending = useRef<{ over: string; next: URLSearchParams } | null>(null);
+  if (pending.current && pending.current.over !== current) pending.current = null; // committed
+  const set = (patch: Partial<DashboardFilters>) => {
+    const base = filtersFromParams(pending.current?.next ?? params);
+    const next = new URLSearchParams(paramsFromFilters({ ...base, ...patch }));
+    pending.current = { over: current, next };
+    setParams(next, { replace: true });
+  };
+  return [filtersFromParams(params), set];
+}
+
 /** Issue 20: exposure, share of voice, placements, the videos over time, processing and review. */
 export default function DashboardPage() {
-  const [params, setParams] = useSearchParams();
-  const filters = filtersFromParams(params);
-  const setFilters = (patch: Partial<DashboardFilters>) =>
-    setParams(paramsFromFilters({ ...filters, ...patch }), { replace: true });
+  const [filters, setFilters] = useUrlFilters();
   const scoped = scopeFromFilters(filters);
   const scope = 'scope' in scoped ? scoped.scope : null;
 
