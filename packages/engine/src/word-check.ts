@@ -19,8 +19,8 @@ import { normaliseText, textAgreement } from './routes/text-route.ts';
  * reads as its own. Blurred or tiny words that read as nothing in particular leave the hit alone.
  *
  * Reading costs 10-50 ms a line, so a verdict is kept for the place it was given at (carried with
- * the camera's motion) for {@link MEMORY_MS}: a board seen again at the same place is not read
- * again in every sample.
+ * the camera's motion, or fixed on screen for an overlay) for {@link MEMORY_MS}: a board or a
+ * score bug seen again at the same place is not read again in every sample.
  */
 
 /** A verdict holds this long for hits of its brand at its place. */
@@ -47,7 +47,10 @@ interface Line {
 
 interface Verdict {
   brand: number;
+  /** where the hit was, carried with the camera's motion since (a board) */
   quad: Quad;
+  /** where it was on screen (an overlay stays there) */
+  screen: Quad;
   ok: boolean;
   timeMs: number;
 }
@@ -108,12 +111,16 @@ export class WordCheck {
         out.push(h);
         continue;
       }
-      const known = this.memory.find((v) => v.brand === h.brand && quadIoU(v.quad, h.quad) > SAME_PLACE);
+      const known = this.memory.find(
+        (v) =>
+          v.brand === h.brand &&
+          (quadIoU(v.quad, h.quad) > SAME_PLACE || quadIoU(v.screen, h.quad) > SAME_PLACE),
+      );
       let ok = known?.ok;
       if (ok === undefined) {
         const quad = h.quad.map((v, i) => v / scale[i % 2]);
         ok = !(await this.contradicted(frame, { ...h, quad }));
-        this.memory.push({ brand: h.brand, quad: h.quad, ok, timeMs });
+        this.memory.push({ brand: h.brand, quad: h.quad, screen: h.quad, ok, timeMs });
       }
       if (ok) out.push(h);
     }
