@@ -19,6 +19,7 @@ import {
   type Track,
 } from './tracker.ts';
 import { probeVideo, streamFrames } from './video.ts';
+import { WordCheck } from './word-check.ts';
 
 /** One brand instance over a time span. */
 export interface EngineDetection {
@@ -128,6 +129,7 @@ export async function analyzeVideo(
     ...opts.detector,
   };
   const pool = await DetectorPool.create(brands, workers, detector);
+  const words = detector.wordCheck ? wordCheck(brands) : null;
   let seq = 0;
   // Frames in flight, oldest first: results are linked in frame order whatever finishes first.
   const inFlight: { timeMs: number; result: Promise<FrameResult> }[] = [];
@@ -146,8 +148,11 @@ export async function analyzeVideo(
     const motion: FrameMotion | undefined = m ? { ...m, dx: m.dx * sx, dy: m.dy * sy } : undefined;
     // Nothing before a cut is the same scene: no following back into it.
     if (motion?.cut) recent.length = 0;
-    const hits = res.hits.map((h) => toInput(h, sx, sy));
-    const followed = follow(
+    // the scene's shift into this frame (input pixels), or null across a cut
+    const shift: [number, number] | null = motion?.cut ? null : motion ? [motion.dx, motion.dy] : [0, 0];
+    const found = res.hits.map((h) => toInput(h, sx, sy));
+    const hits = words ? await words.check(res.frame, found, f.timeMs, shift, [sx, sy]) : found;
+    const tracked = follow(
       res.frame,
       hits,
       tracker.openTracks(),
@@ -157,6 +162,7 @@ export async function analyzeVideo(
       maxFollow,
       motion?.cut ?? false,
     );
+    const followed = words ? await words.check(res.frame, tracked, f.timeMs, shift, [sx, sy]) : tracked;
     const started = tracker.push(f.timeMs, [...hits, ...followed], motion);
     // the scene's shift into this frame, which following back undoes
     const into: [number, number] = motion && !motion.cut ? [motion.dx, motion.dy] : [0, 0];
@@ -203,10 +209,12 @@ export async function analyzeImage(
   opts: { detector?: Partial<DetectorOptions> } = {},
 ): Promise<MediaAnalysis> {
   const img = { ...(await loadGray(file, IMAGE_MAX_SIDE)), maxLogoShare: IMAGE_MAX_LOGO_SHARE };
-  const pool = await DetectorPool.create(brands, 0, { ...DEFAULT_DETECTOR, ...opts.detector });
+  const detector = { ...DEFAULT_DETECTOR, ...opts.detector };
+  const pool = await DetectorPool.create(brands, 0, detector);
   const sx = img.originalWidth / img.width;
   const sy = img.originalHeight / img.height;
-  const hits = (await pool.detect(img)).hits.map((h) => toInput(h, sx, sy));
+  const found = (await pool.detect(img)).hits.map((h) => toInput(h, sx, sy));
+  const hits = detector.wordCheck ? await wordCheck(brands).check(img, found, 0, null, [sx, sy]) : found;
   await pool.close();
   const examples = exampleTable(brands);
   const detections = hits
@@ -350,6 +358,15 @@ function followHit(
     search,
   );
   return f && { quad: f.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)), ncc: f.ncc };
+}
+
+/** The words check over every example of the brands, numbered as hits number them. */
+function wordCheck(brands: BrandIndex[]): WordCheck {
+  return new WordCheck(
+    brands.flatMap((b, brand) =>
+      b.examples.map((e) => ({ brand, width: e.width, height: e.height, text: e.text ?? [] })),
+    ),
+  );
 }
 
 function thumbTable(brands: BrandIndex[]): ThumbExample[] {

@@ -30,6 +30,8 @@ export interface FrameHit {
    * report this part of the placed example instead of the example's own content.
    */
   part?: Quad;
+  /** the route that found it (see pipeline.ts) */
+  route?: string;
 }
 
 /** Tunables of the per-frame detector (defaults come from the benchmark). */
@@ -76,6 +78,11 @@ export interface DetectorOptions {
    * of every two found 35 boards but made 53 false ones instead of 35.
    */
   textSide: number;
+  /**
+   * read the words of a wordmark that keypoints or colour placed, and drop it when they read as
+   * another brand's words (see word-check.ts; runs on the tracking thread, not in the routes)
+   */
+  wordCheck: boolean;
   /** also look for two-tone marks by their outline (see routes/shape-route.ts) */
   shapeRoute: boolean;
   /**
@@ -115,6 +122,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   textRoute: true,
   textEvery: 8,
   textSide: 640,
+  wordCheck: true,
   shapeRoute: true,
   shapeEvery: 0,
   learnedRoute: false,

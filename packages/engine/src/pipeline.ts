@@ -27,6 +27,7 @@ export async function detectInFrame(
   const hits: FrameHit[] = [];
   for (const route of ROUTES)
     if (route.enabled(opts))
-      hits.push(...(await route.propose({ cv, frame, index, opts, found: hits.slice(), seq })));
+      for (const h of await route.propose({ cv, frame, index, opts, found: hits.slice(), seq }))
+        hits.push({ ...h, route: route.name });
   return suppress(hits);
 }

@@ -117,6 +117,24 @@ export function matchText(example: { text: string }, seen: { text: string }): Te
   return best;
 }
 
+/**
+ * How well a line read in a frame agrees with a line of an example's text (both normalised), 0..1:
+ * the share of agreeing characters where one lies inside the other (edit distance over the span),
+ * counted only where the agreeing span holds at least `minChars` characters and covers most of the
+ * line read (a short word agreeing with a corner of a long line is no reading of it).
+ */
+export function textAgreement(example: string, seen: string, minChars: number): number {
+  let best = 0;
+  const a = inside(example, seen);
+  // the example's words inside the line read: they must cover most of it
+  if (a && example.length >= minChars && a.span[1] - a.span[0] >= 0.6 * seen.length)
+    best = Math.max(best, a.similarity);
+  // the line read inside the example's words (part of the line in view, or read partly)
+  const b = inside(seen, example);
+  if (b && seen.length >= minChars && b.span[1] - b.span[0] >= minChars) best = Math.max(best, b.similarity);
+  return best;
+}
+
 /** Semi-global alignment: `p` anywhere inside `t`; the span of `t` and 1 - distance / |p|. */
 function inside(p: string, t: string): { span: [number, number]; similarity: number } | null {
   const m = p.length;

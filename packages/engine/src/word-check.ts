@@ -1,0 +1,215 @@
+import type { GrayImage } from './features.ts';
+import { applyH, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
+import type { FrameHit } from './hits.ts';
+import { recognize, type RgbImage } from './ocr.ts';
+import { normaliseText, textAgreement } from './routes/text-route.ts';
+
+/**
+ * The words check: a wordmark placed by its pixels (keypoints, colour) is read where its words
+ * should stand, and dropped when they read as another brand's words and not as its own.
+ *
+ * Boards of one stadium share a typeface and often words, so a keypoint fit can take one board
+ * for another: a two-row board's OVUNQUE, SEMPRE, NERAZZURRI example laid over its EVERYWHERE,
+ * ALWAYS, NERAZZURRI row (they share NERAZZURRI, and the rows' pixels correlate with either
+ * example about alike), or JOIN THE FAMILY laid over the EVERYWHERE row next to it. What tells
+ * them apart is what the words say. The hit's example's text lines (read at activation, see
+ * brand-index.ts) are carried into the frame by the hit's own placement and read there (PP-OCRv4
+ * recognition only, one line at a time, no detection pass); a hit is dropped when a line reads as
+ * a line of another active brand clearly better than as any line of its own brand, and no line
+ * reads as its own. Blurred or tiny words that read as nothing in particular leave the hit alone.
+ *
+ * Reading costs 10-50 ms a line, so a verdict is kept for the place it was given at (carried with
+ * the camera's motion, or fixed on screen for an overlay) for {@link MEMORY_MS}: a board or a
+ * score bug seen again at the same place is not read again in every sample.
+ */
+
+/** A verdict holds this long for hits of its brand at its place. */
+const MEMORY_MS = 1000;
+/** A hit at a remembered place: overlap with the remembered quad (after the camera's motion). */
+const SAME_PLACE = 0.5;
+/** Lines shorter than this (frame px, the line's height) are not read: nothing reliable comes of them. */
+const MIN_LINE_HEIGHT = 7;
+/** A line must lie this far inside the frame (px) to be read whole. */
+const EDGE = 2;
+/** Fewest characters of agreement that count as reading a brand's words. */
+const MIN_CHARS = 5;
+/** A line reads as a brand's line at this agreement or more (share of agreeing characters)... */
+const READS_AS = 0.6;
+/** ...and as a rival's rather than its own when the rival's agreement beats its own's by this much. */
+const MARGIN = 0.25;
+/** A line that agrees this well with its own brand's words confirms the hit whatever else it reads. */
+const OWN_SURE = 0.75;
+
+interface Line {
+  brand: number;
+  text: string;
+}
+
+interface Verdict {
+  brand: number;
+  /** where the hit was, carried with the camera's motion since (a board) */
+  quad: Quad;
+  /** where it was on screen (an overlay stays there) */
+  screen: Quad;
+  ok: boolean;
+  timeMs: number;
+}
+
+/** The words of the brands' examples, as the check needs them. */
+export interface WordExample {
+  brand: number;
+  width: number;
+  height: number;
+  text: { text: string; quad: number[] }[];
+}
+
+export class WordCheck {
+  private readonly lines: Line[];
+  private memory: Verdict[] = [];
+  /** the frame (its time) that the memory stands for */
+  private at = NaN;
+
+  /** `examples`: every example by its global number (as hits name them). */
+  constructor(private readonly examples: readonly WordExample[]) {
+    this.lines = examples.flatMap((e) =>
+      e.text.map((t) => ({ brand: e.brand, text: normaliseText(t.text).text })),
+    );
+  }
+
+  /** Whether there is anything to check at all (some example has words). */
+  get active(): boolean {
+    return this.lines.length > 0;
+  }
+
+  /**
+   * The hits without those whose words read as another brand's. Quads are in input pixels, `scale`
+   * times the frame's (analysis) pixels. `shift` is the camera's motion into this frame (input
+   * pixels), or null after a cut (nothing remembered carries over).
+   */
+  async check(
+    frame: GrayImage,
+    hits: FrameHit[],
+    timeMs: number,
+    shift: [number, number] | null,
+    scale: [number, number] = [1, 1],
+  ): Promise<FrameHit[]> {
+    if (!this.active) return hits;
+    // the first call for a frame carries what is remembered into it (a frame may be checked twice:
+    // its detections, then its tracks' follows)
+    if (timeMs !== this.at) {
+      this.at = timeMs;
+      this.memory = shift
+        ? this.memory
+            .filter((v) => timeMs - v.timeMs < MEMORY_MS)
+            .map((v) => ({ ...v, quad: v.quad.map((c, i) => c + shift[i % 2]) }))
+        : [];
+    }
+    const out: FrameHit[] = [];
+    for (const h of hits) {
+      // a text hit was placed by its words; a follow of one may have slid off them
+      if ((h.route === 'text' && !h.followed) || this.examples[h.example]?.text.length === 0) {
+        out.push(h);
+        continue;
+      }
+      const known = this.memory.find(
+        (v) =>
+          v.brand === h.brand &&
+          (quadIoU(v.quad, h.quad) > SAME_PLACE || quadIoU(v.screen, h.quad) > SAME_PLACE),
+      );
+      let ok = known?.ok;
+      if (ok === undefined) {
+        const quad = h.quad.map((v, i) => v / scale[i % 2]);
+        ok = !(await this.contradicted(frame, { ...h, quad }));
+        this.memory.push({ brand: h.brand, quad: h.quad, screen: h.quad, ok, timeMs });
+      }
+      if (ok) out.push(h);
+    }
+    return out;
+  }
+
+  /** Whether the hit's words read as another brand's line and none reads as its own. */
+  async contradicted(frame: GrayImage, h: FrameHit): Promise<boolean> {
+    const ex = this.examples[h.example];
+    const H = quadToQuad([0, 0, ex.width, 0, ex.width, ex.height, 0, ex.height], h.quad);
+    if (!H) return false;
+    let rival = false;
+    for (const t of ex.text) {
+      const q: Quad = [];
+      for (let k = 0; k < 4; k++) q.push(...applyH(H, t.quad[2 * k], t.quad[2 * k + 1]));
+      if (!q.every(Number.isFinite)) continue;
+      const [, right, , left] = sides(q);
+      if (Math.min(left, right) < MIN_LINE_HEIGHT) continue;
+      const read = await readLine(frame, q);
+      if (!read) continue;
+      const seen = normaliseText(read).text;
+      if (seen.length < MIN_CHARS) continue;
+      let own = 0;
+      let other = 0;
+      for (const l of this.lines) {
+        const a = textAgreement(l.text, seen, MIN_CHARS);
+        if (l.brand === h.brand) own = Math.max(own, a);
+        else other = Math.max(other, a);
+      }
+      if (own >= OWN_SURE) return false;
+      if (other >= READS_AS && other >= own + MARGIN) rival = true;
+    }
+    return rival;
+  }
+}
+
+/** The text of one line of the frame (its quad in frame pixels), or null where it leaves the frame. */
+async function readLine(frame: GrayImage, q: Quad): Promise<string | null> {
+  const xs = [q[0], q[2], q[4], q[6]];
+  const ys = [q[1], q[3], q[5], q[7]];
+  const x0 = Math.floor(Math.min(...xs));
+  const y0 = Math.floor(Math.min(...ys));
+  const x1 = Math.ceil(Math.max(...xs));
+  const y1 = Math.ceil(Math.max(...ys));
+  if (x0 < -EDGE || y0 < -EDGE || x1 > frame.width + EDGE || y1 > frame.height + EDGE) return null;
+  const left = Math.max(0, x0);
+  const top = Math.max(0, y0);
+  const rgb = regionRgb(frame, left, top, Math.min(frame.width, x1) - left, Math.min(frame.height, y1) - top);
+  if (!rgb) return null;
+  const r = await recognize(
+    rgb,
+    q.map((v, i) => v - (i % 2 === 0 ? left : top)),
+  );
+  return r.text;
+}
+
+/** A part of the frame as RGB (BT.601 full range, as ffmpeg decodes for the engine). */
+export function regionRgb(
+  frame: GrayImage,
+  left: number,
+  top: number,
+  w: number,
+  h: number,
+): RgbImage | null {
+  if (w < 1 || h < 1) return null;
+  const data = new Uint8Array(w * h * 3);
+  const cw = (frame.width + 1) >> 1;
+  const ch = (frame.height + 1) >> 1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const fx = left + x;
+      const fy = top + y;
+      const Y = frame.data[fy * frame.width + fx];
+      let r = Y;
+      let g = Y;
+      let b = Y;
+      if (frame.uv) {
+        const ci = (fy >> 1) * cw + (fx >> 1);
+        const U = frame.uv[ci] - 128;
+        const V = frame.uv[cw * ch + ci] - 128;
+        r = Y + 1.402 * V;
+        g = Y - 0.344136 * U - 0.714136 * V;
+        b = Y + 1.772 * U;
+      }
+      const o = (y * w + x) * 3;
+      data[o] = Math.max(0, Math.min(255, r));
+      data[o + 1] = Math.max(0, Math.min(255, g));
+      data[o + 2] = Math.max(0, Math.min(255, b));
+    }
+  }
+  return { width: w, height: h, data };
+}
