@@ -112,7 +112,12 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
     };
     const a = await upload('long', long);
     const b = await upload('short', short);
-    const video = (id: number) => json(`/api/videos/${id}/`);
+    const latest = new Map<number, unknown>();
+    const video = async (id: number) => {
+      const v = await json(`/api/videos/${id}/`);
+      latest.set(id, { status: v.status, progress: v.progress });
+      return v;
+    };
     // Killed once a chunk is done (progress is the share of chunks done), with the next ones under way.
     await eventually(async () => {
       const v = await video(a.id);
@@ -127,7 +132,12 @@ describe(`crash recovery of the all-in-one server (${TEST_DB})`, () => {
     expect(doneBefore.length).toBeGreaterThanOrEqual(1);
     expect(doneBefore.length).toBeLessThan(4);
     const restarted = Date.now();
-    for (const v of [a, b]) await eventually(async () => (await video(v.id)).status === 'OK', TWO_MINUTES);
+    for (const v of [a, b])
+      await eventually(async () => (await video(v.id)).status === 'OK', TWO_MINUTES).catch((e: Error) => {
+        throw new Error(
+          `${e.message}: video ${v.id} is ${JSON.stringify(latest.get(v.id))}; the restarted server said:\n${server.output().slice(-6000)}`,
+        );
+      });
     expect(Date.now() - restarted).toBeLessThan(TWO_MINUTES);
     // Only the chunks that were running when it was killed ran again: each chunk was done once.
     expect(server.output()).toMatch(recovered('analyze-chunk', '[12]'));

@@ -248,15 +248,29 @@ export class JobQueue {
     for (const t of this.timers) t.unref();
   }
 
-  /** Fails back the jobs whose process stopped renewing their lease; returns how many. */
+  /**
+   * Fails back the jobs whose process stopped renewing their lease, and the jobs that a process
+   * took from the queue but died before it wrote their lease (pg-boss marks a job active when it
+   * fetches it; the lease row follows a moment later): active for over a lease period with no
+   * lease row, such a job would otherwise wait for pg-boss's expiry (an hour). Returns how many.
+   */
   async sweep(): Promise<number> {
-    const dead = await this.opts.db.query<{ id: string; name: string }>(
+    const { db, leaseSeconds } = this.opts;
+    const dead = await db.query<{ id: string; name: string }>(
       `DELETE FROM job_leases WHERE beat < now() - make_interval(secs => $1)
        RETURNING job_id AS id, queue AS name`,
-      [this.opts.leaseSeconds],
+      [leaseSeconds],
     );
     await this.failBack(dead, 'the worker running this job stopped');
-    return dead.length;
+    const unleased = await db.query<{ id: string; name: string }>(
+      `SELECT j.id, j.name FROM pgboss.job j
+       WHERE j.state = 'active' AND j.name = ANY($2::text[])
+         AND j.started_on < now() - make_interval(secs => $1)
+         AND NOT EXISTS (SELECT 1 FROM job_leases l WHERE l.job_id = j.id)`,
+      [leaseSeconds, Object.values(JOBS)],
+    );
+    await this.failBack(unleased, 'the worker that took this job stopped before it began');
+    return dead.length + unleased.length;
   }
 
   /** Fails jobs so that pg-boss retries them; those out of retries get their final-failure record. */
