@@ -55,6 +55,8 @@ export interface Config {
    * more reports at once wait their turn. 0: reports are built in the server's own thread.
    */
   reportThreads: number;
+  /** Bytes of detection JSON the API keeps for the editor's window query (WINDOW_CACHE_MB; 0: none). */
+  windowCacheBytes: number;
   /** On SIGTERM/SIGINT, running jobs get this long to finish before they are handed back to the queue. */
   shutdownGraceSeconds: number;
   /** The largest video an upload may bring, multipart or resumable (bytes). */
@@ -156,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     opsPort: env.OPS_PORT ? int('OPS_PORT', env.OPS_PORT, 0) : undefined,
     reportThreads: int('REPORT_THREADS', env.REPORT_THREADS, 2),
+    windowCacheBytes: int('WINDOW_CACHE_MB', env.WINDOW_CACHE_MB, 128) * 2 ** 20,
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS, 30),
     uploadMaxBytes: byteSize('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, LIMITS.videoMaxBytes),
     uploadExpireHours: positive('UPLOAD_EXPIRE_HOURS', env.UPLOAD_EXPIRE_HOURS) ?? 48,

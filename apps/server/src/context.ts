@@ -4,6 +4,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import type { MediaSigner } from './media/signer.ts';
 import type { Storage } from './media/storage.ts';
 import type { Metrics } from './ops/metrics.ts';
+import type { DetectionJsonCache } from './repositories/detection-json-cache.ts';
 import type { ReportThreads } from './reports/report-threads.ts';
 
 /** Everything a route, service or job needs, built once at start. */
@@ -16,6 +17,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Builds Excel reports off the event loop (REPORT_THREADS). */
   reports: ReportThreads;
+  /** Detections' JSON for the window query (null when WINDOW_CACHE_MB is 0). */
+  windowCache: DetectionJsonCache | null;
 }
 
 /** The signed-in caller, set by the auth hook. */

@@ -1,3 +1,4 @@
+import { DetectionJsonCache } from './repositories/detection-json-cache.ts';
 import { randomBytes } from 'node:crypto';
 import { migrate, openDatabase } from '@logo-review/db';
 import type { Config } from './config.ts';
@@ -70,6 +71,10 @@ export async function createContext(
         jobs,
         metrics,
         reports: new ReportThreads({ threads: config.reportThreads }),
+        windowCache:
+          config.role !== 'worker' && config.windowCacheBytes > 0
+            ? new DetectionJsonCache(config.windowCacheBytes)
+            : null,
       };
       // After an engine upgrade, indexes of an older format are rebuilt (analyses skip them meanwhile).
       for (const b of await brandsRepository.staleIndexes(db, INDEX_FORMAT)) {

@@ -54,7 +54,7 @@ export const detectionsRoutes = (ctx: AppContext) =>
         // Already JSON of the Detection schema (built by the database): sent as it is.
         return reply
           .type('application/json; charset=utf-8')
-          .send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime));
+          .send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime, ctx.windowCache));
       },
     );
 

@@ -6,6 +6,7 @@ import {
   type ReviewState,
 } from '@logo-review/contract';
 import type { Queryable } from '@logo-review/db';
+import type { DetectionJsonCache } from './detection-json-cache.ts';
 
 /** SQL condition: the detection is listed (not a false positive, not deleted). States are constants. */
 export const listedSql = (col = 'review') =>
@@ -48,6 +49,17 @@ const SELECT = `SELECT d.id, d.brand_id, d.placement_id, pl.localized_name AS pl
   u.username AS reviewed_by, ${iso('d.reviewed_at')} AS reviewed_at
   FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
 
+/** The window query's joins, and one detection's JSON over them (the Detection schema, built by the database). */
+const FROM = `FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
+const DETECTION_JSON = `json_build_object(
+  'id', d.id, 'brand', d.brand_id,
+  'placement', json_build_object('id', pl.id, 'localized_name', pl.localized_name, 'color', pl.color),
+  'coordinates', d.coordinates, 'time_begin', d.time_begin, 'time_end', d.time_end, 'video', d.video_id,
+  'confidence', d.confidence, 'review', d.review, 'source', d.source,
+  'reviewed_by', u.username, 'reviewed_at', ${iso('d.reviewed_at')})`;
+/** The version of the rows a detection's JSON is built from (see DetectionJsonCache). */
+const VERSION = `d.xmin::text || '.' || pl.xmin::text || '.' || coalesce(u.xmin::text, '')`;
+
 /** A detection's stored row, for edits that rebuild it (split, merge). */
 export type StoredDetection = NewDetectionRow & { id: number };
 
@@ -87,22 +99,51 @@ export const detectionsRepository = {
   /**
    * Listed detections (false positives and deleted ones excluded) of one video whose span overlaps [start, end] ms,
    * as JSON built by the database itself: the editor's hottest call skips parsing jsonb into objects
-   * and stringifying them again.
+   * and stringifying them again. With a `cache`, each detection's JSON is built once per version of its
+   * rows and the database only finds the window's detections (WINDOW_CACHE_MB).
    */
-  async windowJson(db: Queryable, org: number, videoId: number, start: number, end: number): Promise<string> {
-    const [r] = await db.query<{ body: string }>(
-      `SELECT coalesce(json_agg(json_build_object(
-                'id', d.id, 'brand', d.brand_id,
-                'placement', json_build_object('id', pl.id, 'localized_name', pl.localized_name, 'color', pl.color),
-                'coordinates', d.coordinates, 'time_begin', d.time_begin, 'time_end', d.time_end, 'video', d.video_id,
-                'confidence', d.confidence, 'review', d.review, 'source', d.source,
-                'reviewed_by', u.username, 'reviewed_at', ${iso('d.reviewed_at')}) ORDER BY d.time_begin, d.id), '[]')::text AS body
-       FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by
-       WHERE d.video_id = $1 AND d.organization_id = $2 AND ${listedSql('d.review')}
-       AND ${SPAN} && int8range($3::bigint, $4::bigint, '[]')`,
-      [videoId, org, Math.floor(start), Math.ceil(end)],
+  async windowJson(
+    db: Queryable,
+    org: number,
+    videoId: number,
+    start: number,
+    end: number,
+    cache: DetectionJsonCache | null = null,
+  ): Promise<string> {
+    const where = `d.video_id = $1 AND d.organization_id = $2 AND ${listedSql('d.review')}
+       AND ${SPAN} && int8range($3::bigint, $4::bigint, '[]')`;
+    const params = [videoId, org, Math.floor(start), Math.ceil(end)];
+    if (!cache) {
+      const [r] = await db.query<{ body: string }>(
+        `SELECT coalesce(json_agg(${DETECTION_JSON} ORDER BY d.time_begin, d.id), '[]')::text AS body
+         ${FROM} WHERE ${where}`,
+        params,
+      );
+      return r.body;
+    }
+    // Which detections, at which versions: cheap (no JSON); their JSON from the cache where current.
+    const rows = await db.query<{ id: string; v: string }>(
+      `SELECT d.id, ${VERSION} AS v ${FROM} WHERE ${where} ORDER BY d.time_begin, d.id`,
+      params,
     );
-    return r.body;
+    const parts: (string | undefined)[] = rows.map((r) => cache.get(Number(r.id), r.v));
+    const missing = rows.filter((_, i) => parts[i] === undefined).map((r) => Number(r.id));
+    if (missing.length > 0) {
+      // Built now, at their versions now (a row changed since the first query is served as it is now;
+      // one no longer listed is left out).
+      const built = await db.query<{ id: string; v: string; body: string }>(
+        `SELECT d.id, ${VERSION} AS v, ${DETECTION_JSON}::text AS body ${FROM}
+         WHERE d.id = ANY($1::bigint[]) AND d.organization_id = $2 AND ${listedSql('d.review')}`,
+        [missing, org],
+      );
+      const byId = new Map<number, string>();
+      for (const b of built) {
+        cache.set(Number(b.id), b.v, b.body);
+        byId.set(Number(b.id), b.body);
+      }
+      rows.forEach((r, i) => (parts[i] ??= byId.get(Number(r.id))));
+    }
+    return `[${parts.filter((p) => p !== undefined).join(', ')}]`; // json_agg's separator: the same bytes either way
   },
   /**
    * The review queue's next detection by confidence over the whole video: the most confident UNREVIEWED one
