@@ -11,7 +11,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import net from 'node:net';
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     'chunk-seconds': { type: 'string', default: String(DEFAULT_CHUNK_SECONDS) },
     workers: { type: 'string', default: '1,2' },
     concurrency: { type: 'string', default: '1' },
+    // Holds worker process i to core i (taskset), so that "1 worker" is one core's worth of work.
+    pin: { type: 'boolean', default: false },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -93,11 +95,11 @@ const env = {
   ANALYSIS_CHUNK_SECONDS: String(chunkSeconds),
   ANALYSIS_CHUNK_CONCURRENCY: args.concurrency,
 };
-function start(extra: Record<string, string>): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...env, ...extra },
-  });
+function start(extra: Record<string, string>, core?: number): Promise<Proc> {
+  const cmd = [process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'];
+  // taskset execs the server in place: the pid (and /proc's CPU times) stay the server's.
+  if (core !== undefined) cmd.unshift('taskset', '-c', String(core));
+  const child = spawn(cmd[0], cmd.slice(1), { cwd: ROOT, env: { ...env, ...extra } });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -237,7 +239,11 @@ for (const n of workerCounts) {
   const id = (await up.json()).id as number;
   const loadBefore = loadavg()[0];
   const started = performance.now();
-  const workers = await Promise.all(Array.from({ length: n }, () => start({ ROLE: 'worker' })));
+  const workers = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      start({ ROLE: 'worker' }, args.pin ? i % availableParallelism() : undefined),
+    ),
+  );
   await wait(async () => {
     const v = await (await call(`/api/videos/${id}/`)).json();
     if (v.status === 'ERROR PROCESSING' || v.status === 'ERROR') throw new Error(v.status_reason);
@@ -281,7 +287,10 @@ say('');
 say(
   `Scale-out on PostgreSQL: ${(dur / 60).toFixed(1)} min of 720p broadcast (${minutes === 20 ? "the issue's 20 min" : `shorter than the issue's 20 min: --minutes ${minutes}`}), ${brandCount} brands, ${DEFAULT_SAMPLE_FPS} samples/s, ${chunkSeconds} s chunks (${Math.ceil(dur / chunkSeconds)}), ${args.concurrency} chunk(s) at a time per worker process`,
 );
-say(`Shared machine: 2 cores, other engineers' jobs running (load averages below).`);
+say(
+  `Machine: ${availableParallelism()} cores (load averages below)` +
+    (args.pin ? '; --pin: worker process i held to core i (taskset), one core each' : '; workers not pinned'),
+);
 say('');
 say(
   '| worker processes | wall s | x real time | worker CPU s | CPU s per video s | load avg before -> after | chunk wall s (min-max) |',

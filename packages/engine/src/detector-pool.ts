@@ -18,6 +18,12 @@ type Pending = {
 };
 
 /**
+ * Frames a worker holds at once: the one it works on and the next, so that it never waits for the
+ * main thread (busy tracking) to hand it a frame.
+ */
+const PER_WORKER = 2;
+
+/**
  * Runs the frame detector on `size` worker threads (or inline when size is 0 or workers cannot
  * start). Each worker holds its own copy of the shared descriptor index (a few MB for 200 brands).
  */
@@ -26,6 +32,8 @@ export class DetectorPool {
   private readonly pending = new Map<number, Pending>();
   /** frames sent to each worker and not answered yet */
   private readonly busy: number[];
+  /** frames not sent to a worker yet, oldest first */
+  private readonly queue: { id: number; frame: GrayImage; seq: number }[] = [];
 
   private constructor(
     private readonly workers: Worker[],
@@ -41,6 +49,7 @@ export class DetectorPool {
           if (!p) return;
           this.pending.delete(m.id);
           this.busy[k]--;
+          this.pump();
           if (m.type === 'hits') p.resolve({ hits: m.hits!, frame: m.frame! });
           else p.reject(new Error(m.message));
         },
@@ -85,15 +94,26 @@ export class DetectorPool {
     if (this.inline)
       return { hits: await detectInFrame(await getCv(), frame, this.inline, this.opts, seq), frame };
     const id = this.seq++;
-    // The least busy worker (not round-robin: frames differ in cost).
-    const k = this.busy.indexOf(Math.min(...this.busy));
-    this.busy[k]++;
-    const w = this.workers[k];
     return new Promise<FrameResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      const own = ownBuffer(frame);
-      w.postMessage({ type: 'frame', id, frame: own, seq }, transferList(own));
+      this.queue.push({ id, frame: ownBuffer(frame), seq });
+      this.pump();
     });
+  }
+
+  /**
+   * Sends queued frames to workers that hold fewer than {@link PER_WORKER}: a frame waits in the
+   * pool, not behind a costly frame (one the text route reads) on one worker while the other
+   * worker has nothing to do.
+   */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const k = this.busy.indexOf(Math.min(...this.busy));
+      if (this.busy[k] >= PER_WORKER) return;
+      const { id, frame, seq } = this.queue.shift()!;
+      this.busy[k]++;
+      this.workers[k].postMessage({ type: 'frame', id, frame, seq }, transferList(frame));
+    }
   }
 
   async close(): Promise<void> {
@@ -104,6 +124,7 @@ export class DetectorPool {
   private failAll(err: Error): void {
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
+    this.queue.length = 0;
   }
 }
 
