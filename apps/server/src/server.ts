@@ -1,4 +1,3 @@
-import { DetectionJsonCache } from './repositories/detection-json-cache.ts';
 import { randomBytes } from 'node:crypto';
 import { migrate, openDatabase } from '@logo-review/db';
 import type { Config } from './config.ts';
@@ -16,6 +15,7 @@ import { libraryRepository } from './repositories/library.repository.ts';
 import { placementsRepository } from './repositories/placements.repository.ts';
 import { ensureFirstUser } from './services/accounts.service.ts';
 import { ReportThreads } from './reports/report-threads.ts';
+import { DetectionJsonCache } from './repositories/detection-json-cache.ts';
 
 const STARTUP_LOCK_KEY = 727_274_002;
 

@@ -44,13 +44,15 @@ interface DetectionRow {
   reviewed_at: string | null;
 }
 
+/** A detection's row with its placement and reviewer. */
+const FROM = `FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
+
 const SELECT = `SELECT d.id, d.brand_id, d.placement_id, pl.localized_name AS placement_name, pl.color AS placement_color,
   d.coordinates, d.time_begin, d.time_end, d.video_id, d.confidence, d.review, d.source,
   u.username AS reviewed_by, ${iso('d.reviewed_at')} AS reviewed_at
-  FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
+  ${FROM}`;
 
-/** The window query's joins, and one detection's JSON over them (the Detection schema, built by the database). */
-const FROM = `FROM detections d JOIN placements pl ON pl.id = d.placement_id LEFT JOIN users u ON u.id = d.reviewed_by`;
+/** One detection's JSON (the Detection schema, built by the database). */
 const DETECTION_JSON = `json_build_object(
   'id', d.id, 'brand', d.brand_id,
   'placement', json_build_object('id', pl.id, 'localized_name', pl.localized_name, 'color', pl.color),
