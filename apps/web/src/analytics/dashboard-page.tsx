@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -63,12 +63,21 @@ const PROCESSING_POLL_MS = 5000;
 function useUrlFilters(): [DashboardFilters, (patch: Partial<DashboardFilters>) => void] {
   const [params, setParams] = useSearchParams();
   const current = params.toString();
-  const pending = useRef<{ over: string; next: URLSearchParams } | null>(null);
-  if (pending.current && pending.current.over !== current) pending.current = null; // committed
+  // The queries set and not yet all committed: the query they were set over, then each one set.
+  const pending = useRef<string[] | null>(null);
+  // Only a committed render says what has landed: a render of a transition that suspends (the charts
+  // load lazily) is thrown away, and clearing here then would merge the next change into the old query.
+  useLayoutEffect(() => {
+    const chain = pending.current;
+    // The last one committed, or the address changed some other way (back, a link): nothing pending.
+    // An earlier one committed while a later one is still on its way: the later one stays the base.
+    if (chain && (current === chain[chain.length - 1] || !chain.includes(current))) pending.current = null;
+  }, [current]);
   const set = (patch: Partial<DashboardFilters>) => {
-    const base = filtersFromParams(pending.current?.next ?? params);
+    const chain = pending.current ?? [current];
+    const base = filtersFromParams(new URLSearchParams(chain[chain.length - 1]));
     const next = new URLSearchParams(paramsFromFilters({ ...base, ...patch }));
-    pending.current = { over: current, next };
+    pending.current = [...chain, next.toString()];
     setParams(next, { replace: true });
   };
   return [filtersFromParams(params), set];
