@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeSpans } from '../src/services/detection-spans.ts';
-import { multipart, startTestServer, type Client, type TestServer } from './harness.ts';
-import { smallVideo } from './fixtures.ts';
+import { multipart, startTestServer, type Client, type TestServer, uploadSmallVideo } from './harness.ts';
 
 describe('mergeSpans', () => {
   it('joins overlapping and touching spans and keeps separate ones apart', () => {
@@ -73,13 +72,7 @@ describe('GET /api/videos/detections/spans/', () => {
   beforeAll(async () => {
     s = await startTestServer();
     c = await s.user('Acme', 'ann');
-    videoId = (
-      await c.req({
-        method: 'POST',
-        url: '/api/videos/create/',
-        ...multipart({ name: 'V' }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
-      })
-    ).json().id;
+    videoId = await uploadSmallVideo(c);
     const brand = async (name: string) =>
       (await c.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name }) })).json().id;
     brandA = await brand('A');

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart, startTestServer, type Client, type TestServer } from './harness.ts';
-import { smallVideo } from './fixtures.ts';
+import { multipart, startTestServer, type Client, type TestServer, uploadSmallVideo } from './harness.ts';
 
 let s: TestServer;
 let c: Client;
@@ -30,13 +29,7 @@ const window = async (start: number, end: number) =>
 beforeAll(async () => {
   s = await startTestServer();
   c = await s.user('Acme', 'ann');
-  videoId = (
-    await c.req({
-      method: 'POST',
-      url: '/api/videos/create/',
-      ...multipart({ name: 'V' }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
-    })
-  ).json().id;
+  videoId = await uploadSmallVideo(c);
   brandA = (await c.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'A' }) })).json()
     .id;
   brandB = (await c.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'B' }) })).json()

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { closeContext, createContext } from '../src/server.ts';
 import { createUser } from '../src/services/accounts.service.ts';
+import { smallVideo } from './fixtures.ts';
 
 /** Which database the integration tests run on: TEST_DB=postgres (the local server) or pglite (default). */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -153,4 +154,14 @@ export function multipart(
     payload: Buffer.concat(parts),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Uploads the small test video under `name` through the API and returns its id. */
+export async function uploadSmallVideo(c: Client, name = 'V'): Promise<number> {
+  const res = await c.req({
+    method: 'POST',
+    url: '/api/videos/create/',
+    ...multipart({ name }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
+  });
+  return res.json().id;
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DetectionJsonCache } from '../src/repositories/detection-json-cache.ts';
 import { detectionsRepository } from '../src/repositories/detections.repository.ts';
-import { multipart, startTestServer, type Client, type TestServer } from './harness.ts';
-import { smallVideo } from './fixtures.ts';
+import { multipart, startTestServer, type Client, type TestServer, uploadSmallVideo } from './harness.ts';
 
 describe('DetectionJsonCache', () => {
   it('serves an entry only at the version it was stored at', () => {
@@ -49,13 +48,7 @@ describe('the window query through the cache', () => {
   beforeAll(async () => {
     s = await startTestServer();
     c = await s.user('Acme', 'ann');
-    videoId = (
-      await c.req({
-        method: 'POST',
-        url: '/api/videos/create/',
-        ...multipart({ name: 'V' }, [{ field: 'videoFile', name: 'v.mp4', data: smallVideo() }]),
-      })
-    ).json().id;
+    videoId = await uploadSmallVideo(c);
     const brand = (
       await c.req({ method: 'POST', url: '/api/brands/create/', ...multipart({ name: 'A' }) })
     ).json().id;

@@ -41,11 +41,17 @@ function treeHasProcessing(folders: Folder[], videos: Video[]): boolean {
   return videos.some(isProcessing) || folders.some((f) => treeHasProcessing(f.folders, f.videos));
 }
 
-export const useVideoTree = () =>
+/**
+ * The folder tree with its videos. `fresh` asks the server again on mount even when the cached
+ * tree is recent: a picker must offer the videos uploaded since (by anyone), not a copy that is
+ * up to `staleTime` old.
+ */
+export const useVideoTree = ({ fresh = false }: { fresh?: boolean } = {}) =>
   useQuery<VideoTree>({
     queryKey: QK.videos,
     queryFn: videosApi.tree,
     meta: { errorMessage: 'Error retrieving videos' },
+    refetchOnMount: fresh ? 'always' : true,
     refetchInterval: (q) =>
       q.state.data && treeHasProcessing(q.state.data.folders, q.state.data.videos) ? POLL_MS : false,
   });

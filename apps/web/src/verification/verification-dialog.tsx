@@ -2,13 +2,15 @@ import { useState } from 'react';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { VIDEO_STATUS, type Video, type VerificationVideo } from '@logo-review/contract';
+import { VIDEO_STATUS, type VerificationVideo } from '@logo-review/contract';
 import { formatError } from '../api/api-error';
+import { useVideoTree } from '../api/queries';
 import { QK } from '../api/query-keys';
 import { verificationApi } from '../api/verification-api';
 import { FormDialog } from '../components/form-dialog';
 import { notify } from '../state/status-store';
 import { NameField } from '../components/name-field';
+import { flattenVideos } from '../videos/video-tree';
 
 export interface VerificationTarget {
   /** The record to edit, or null to create one. */
@@ -19,7 +21,6 @@ export interface VerificationTarget {
 
 interface Props {
   target: VerificationTarget | null;
-  videos: Video[];
   onClose(): void;
   /** Called after a successful save (the Videos page uses it to point at the Verification page). */
   onSaved?(): void;
@@ -31,14 +32,16 @@ export function VerificationDialog({ target, ...rest }: Props) {
   ) : null;
 }
 
-function VerificationForm({ target, videos, onClose, onSaved }: Props & { target: VerificationTarget }) {
+function VerificationForm({ target, onClose, onSaved }: Props & { target: VerificationTarget }) {
   const queryClient = useQueryClient();
   const editing = target.verification;
   const [name, setName] = useState(editing?.name ?? '');
   const [video, setVideo] = useState<string>(
     editing ? String(editing.video) : target.videoId !== undefined ? String(target.videoId) : '',
   );
-  const sorted = [...videos].sort((a, b) => a.name.localeCompare(b.name));
+  // Asked again each time the dialog opens: the choice must include videos uploaded meanwhile.
+  const tree = useVideoTree({ fresh: true });
+  const sorted = flattenVideos(tree.data).sort((a, b) => a.name.localeCompare(b.name));
   const save = useMutation({
     mutationFn: () =>
       editing
@@ -75,7 +78,13 @@ function VerificationForm({ target, videos, onClose, onSaved }: Props & { target
         onChange={(e) => setVideo(e.target.value)}
         // Spec: the video is read-only when editing.
         disabled={editing !== null}
-        helperText={sorted.length === 0 ? 'Upload a video on the Videos page first.' : undefined}
+        helperText={
+          sorted.length > 0
+            ? undefined
+            : tree.isFetching
+              ? 'Loading videos…'
+              : 'Upload a video on the Videos page first.'
+        }
       >
         {sorted.map((v) => (
           // Only an analysed video can be rendered with its detections.

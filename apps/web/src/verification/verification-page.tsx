@@ -40,8 +40,7 @@ export default function VerificationPage() {
   const queryClient = useQueryClient();
   const list = useVerificationVideos();
   const tree = useVideoTree();
-  const videos = useMemo(() => flattenVideos(tree.data), [tree.data]);
-  const videoNames = useMemo(() => new Map(videos.map((v) => [v.id, v.name])), [videos]);
+  const videoNames = useMemo(() => new Map(flattenVideos(tree.data).map((v) => [v.id, v.name])), [tree.data]);
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
   const [target, setTarget] = useState<VerificationTarget | null>(null);
@@ -144,7 +143,7 @@ export default function VerificationPage() {
         })}
       </CardGrid>
       <AddFab label="Add verification video" onClick={() => setTarget({ verification: null })} />
-      <VerificationDialog target={target} videos={videos} onClose={() => setTarget(null)} />
+      <VerificationDialog target={target} onClose={() => setTarget(null)} />
       <DeleteDialog
         name={deleting?.name ?? null}
         message="The verification video and its rendered file are removed. This cannot be undone."

@@ -30,7 +30,7 @@ import { FolderDialog } from './folder-dialog';
 import { VideoAddDialog } from './video-add-dialog';
 import { VideoCard, type VideoCardActions } from './video-card';
 import { VideoEditDialog } from './video-edit-dialog';
-import { flattenFolders, flattenVideos, folderChain, searchLibrary, type LocatedVideo } from './video-tree';
+import { flattenFolders, folderChain, searchLibrary, type LocatedVideo } from './video-tree';
 
 /** Spec: the breadcrumb shows at most 5 items. */
 export const BREADCRUMB_MAX = 5;
@@ -59,7 +59,6 @@ export default function VideosPage() {
   const chain = useMemo(() => folderChain(tree.data, folderId), [tree.data, folderId]);
   const current = chain[chain.length - 1];
   const allFolders = useMemo(() => flattenFolders(tree.data), [tree.data]);
-  const allVideos = useMemo(() => flattenVideos(tree.data), [tree.data]);
   const here = current ?? (tree.data ? { folders: tree.data.folders, videos: tree.data.videos } : undefined);
   const folders = useMemo(
     () =>
@@ -258,7 +257,7 @@ export default function VideosPage() {
         onClose={() => setEditing(null)}
       />
       <ExportWizard video={exporting} onClose={() => setExporting(null)} />
-      <VerificationDialog target={verifying} videos={allVideos} onClose={() => setVerifying(null)} />
+      <VerificationDialog target={verifying} onClose={() => setVerifying(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={
