@@ -21,6 +21,13 @@ import { REPO_ROOT, startServer } from '../../e2e/support/server-process.ts';
 import { testLogo } from '../../e2e/support/fixtures.ts';
 import { editorTestVideo, seedBenchCatalog, seedUnreviewed, uploadVideo } from '../../e2e/editor-seed.ts';
 import { generateDetections, lcg, percentile, toUpload } from '../editor/generate-detections.ts';
+import {
+  DEFAULT_WINDOW_POLICY,
+  WINDOW_CHECK_PERIOD_MS,
+  WindowTracker,
+  type TimeWindow,
+  type WindowPolicy,
+} from '@logo-review/review-canvas';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +41,10 @@ const { values: args } = parseArgs({
     // The workers' nice value: analysis is batch work, so on a machine it shares with the API it yields
     // the CPU to the reviewers' calls (0: same priority as the API).
     'worker-nice': { type: 'string', default: '10' },
+    // How the reviewers pace their calls: 'editor' as the editor does (windows planned by its own
+    // WindowTracker, checked every 2 s while the video plays; moves and verdicts at a person's pace),
+    // 'stress' back to back (200-500 ms between any two calls, 70 % of them windows).
+    pace: { type: 'string', default: 'editor' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -46,9 +57,16 @@ const REPORT_SHARE = Number(args['report-share']);
 /** One more client that downloads the video's Excel report back to back for the whole run. */
 const REPORT_LOOP = args['report-loop'] === true;
 const WORKER_NICE = Number(args['worker-nice']);
+const PACE = args.pace;
+if (PACE !== 'editor' && PACE !== 'stress') throw new Error(`--pace is 'editor' or 'stress', not '${PACE}'`);
 const VIDEO_MS = 600_000; // the seeded video: 10 min, 50,000 detections (about 500 active at a time)
 const WINDOW_MS = 10_000; // the editor's smallest window (WINDOW_MIN_SPAN_MS)
-const THINK_MS: [number, number] = [200, 500]; // each reviewer's own think time lies in this range
+const THINK_MS: [number, number] = [200, 500]; // stress: each reviewer's own think time lies in this range
+// editor: each reviewer's own time between two moves or verdicts (a person looking, then pressing a key
+// or dragging a corner), playback speed (reviewers skim at 1-4x) and chance of a seek at each 2 s check.
+const ACT_MS: [number, number] = [1000, 3000];
+const SPEEDS = [1, 2, 4];
+const SEEK_PER_CHECK = 0.03;
 const SAMPLE_MS = 10_000;
 const PG = { host: '127.0.0.1', user: 'postgres' };
 const say = (s: string) => console.log(s);
@@ -209,64 +227,141 @@ try {
       return undefined;
     }
   };
-  const reviewer = async (i: number) => {
+  const windowUrl = (start: number, end: number) =>
+    `${API.detections}?videoId=${video.id}&startTime=${Math.round(start)}&endTime=${Math.round(end)}`;
+  /**
+   * One reviewer's last window body, parsed only when a move or a verdict picks a detection from it:
+   * parsing every 1.5 MB window would put this process's own work on the loop that times the other
+   * reviewers' calls.
+   */
+  const viewOf = () => {
+    let lastWindow: ArrayBuffer | undefined;
+    let parsed: Detection[] = [];
+    return {
+      set(buf: ArrayBuffer) {
+        lastWindow = buf;
+      },
+      get(): Detection[] {
+        if (lastWindow) {
+          parsed = JSON.parse(Buffer.from(lastWindow).toString()) as Detection[];
+          windowRows += parsed.length;
+          windowsParsed++;
+          lastWindow = undefined;
+        }
+        return parsed;
+      },
+    };
+  };
+  /** A move (share `moveShare` of the edits) or a verdict on a detection in view; false with none in view. */
+  const edit = async (token: string, rnd: () => number, inView: Detection[], moveShare: number) => {
+    if (inView.length === 0) return false;
+    const d = inView[Math.floor(rnd() * inView.length)];
+    if (rnd() < moveShare) {
+      const dx = Math.round((rnd() - 0.5) * 20);
+      await timed('patch', token, 'PATCH', API.detection(d.id), {
+        coordinates: d.coordinates.map((s) => ({
+          ...s,
+          points: s.points.map((v, k) => (k % 2 ? v : v + dx)),
+        })),
+      });
+    } else {
+      await timed('verdict', token, 'PUT', API.detectionsReview, {
+        detectionIds: [d.id],
+        review: rnd() < 0.8 ? 'TRUE_POSITIVE' : 'FALSE_POSITIVE',
+      });
+    }
+    return true;
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /** --pace stress: calls back to back, 200-500 ms apart, 70 % of them the next 10 s window. */
+  const stressReviewer = async (i: number) => {
     const rnd = lcg(1000 + i);
     const think = THINK_MS[0] + rnd() * (THINK_MS[1] - THINK_MS[0]);
     const token = tokens[i];
     let playhead = Math.floor(rnd() * (VIDEO_MS - WINDOW_MS));
-    // The last window's body, parsed only when a move or a verdict picks a detection from it: parsing
-    // every 1.5 MB window would put this process's own work on the loop that times the other reviewers.
-    let lastWindow: ArrayBuffer | undefined;
-    let parsed: Detection[] = [];
-    const inView = () => {
-      if (lastWindow) {
-        parsed = JSON.parse(Buffer.from(lastWindow).toString()) as Detection[];
-        windowRows += parsed.length;
-        windowsParsed++;
-        lastWindow = undefined;
-      }
-      return parsed;
-    };
+    const view = viewOf();
     // Start spread over the first think time, not all at once.
-    await new Promise((r) => setTimeout(r, rnd() * think));
+    await sleep(rnd() * think);
     while (Date.now() < endAt) {
       const r = rnd();
       if (r < REPORT_SHARE) {
         await timed('report', token, 'GET', `${API.excel}?videoId=${video.id}`);
-      } else if (r < 0.12 && inView().length > 0) {
-        const d = parsed[Math.floor(rnd() * parsed.length)];
-        const dx = Math.round((rnd() - 0.5) * 20);
-        await timed('patch', token, 'PATCH', API.detection(d.id), {
-          coordinates: d.coordinates.map((s) => ({
-            ...s,
-            points: s.points.map((v, k) => (k % 2 ? v : v + dx)),
-          })),
-        });
-      } else if (r < 0.3 && inView().length > 0) {
-        const d = parsed[Math.floor(rnd() * parsed.length)];
-        await timed('verdict', token, 'PUT', API.detectionsReview, {
-          detectionIds: [d.id],
-          review: rnd() < 0.8 ? 'TRUE_POSITIVE' : 'FALSE_POSITIVE',
-        });
+      } else if (r < 0.3 && (await edit(token, rnd, view.get(), 0.4))) {
+        // a move (12 % of the calls) or a verdict (18 %)
       } else {
         // Playing on (mostly) or seeking elsewhere: the next window of the editor.
         playhead =
           rnd() < 0.9
             ? (playhead + WINDOW_MS) % (VIDEO_MS - WINDOW_MS)
             : Math.floor(rnd() * (VIDEO_MS - WINDOW_MS));
-        const buf = await timed(
-          'window',
-          token,
-          'GET',
-          `${API.detections}?videoId=${video.id}&startTime=${playhead}&endTime=${playhead + WINDOW_MS}`,
-        );
-        if (buf) {
-          lastWindow = buf;
-        }
+        const buf = await timed('window', token, 'GET', windowUrl(playhead, playhead + WINDOW_MS));
+        if (buf) view.set(buf);
       }
-      await new Promise((r) => setTimeout(r, think));
+      await sleep(think);
     }
   };
+
+  /**
+   * --pace editor: the editor's own loading. The video plays at the reviewer's speed; every 2 s (and
+   * right after a seek) the editor's WindowTracker plans the next window, and playback waits while one
+   * loads, as the editor pauses it. Beside that, the person moves a box or gives a verdict every 1-3 s.
+   */
+  const editorReviewer = async (i: number) => {
+    const rnd = lcg(1000 + i);
+    const token = tokens[i];
+    const speed = SPEEDS[Math.floor(rnd() * SPEEDS.length)];
+    const act = ACT_MS[0] + rnd() * (ACT_MS[1] - ACT_MS[0]);
+    const policy: WindowPolicy = { ...DEFAULT_WINDOW_POLICY };
+    const tracker = new WindowTracker(policy);
+    const view = viewOf();
+    let pos = Math.floor(rnd() * VIDEO_MS);
+    let loading = 0;
+    let clock = Date.now();
+    const advance = () => {
+      const now = Date.now();
+      if (loading === 0) pos += (now - clock) * speed;
+      clock = now;
+      if (pos >= VIDEO_MS) pos = 0;
+    };
+    const check = async (jump: boolean) => {
+      // As the editor's checkWindows: after a seek, no bridging of the gap behind the new position.
+      if (jump) policy.maxGapMs = 0;
+      const w: TimeWindow | null = tracker.next(pos, VIDEO_MS);
+      policy.maxGapMs = DEFAULT_WINDOW_POLICY.maxGapMs;
+      if (!w) return;
+      advance();
+      loading++;
+      const buf = await timed('window', token, 'GET', windowUrl(w.start, w.end));
+      advance();
+      loading--;
+      if (buf) {
+        tracker.done(w);
+        view.set(buf);
+      } else tracker.failed(w);
+    };
+    const player = async () => {
+      await sleep(rnd() * WINDOW_CHECK_PERIOD_MS);
+      await check(true);
+      while (Date.now() < endAt) {
+        await sleep(WINDOW_CHECK_PERIOD_MS);
+        advance();
+        const jump = rnd() < SEEK_PER_CHECK;
+        if (jump) pos = Math.floor(rnd() * VIDEO_MS);
+        void check(jump);
+      }
+    };
+    const person = async () => {
+      await sleep(rnd() * act);
+      while (Date.now() < endAt) {
+        if (rnd() < REPORT_SHARE) await timed('report', token, 'GET', `${API.excel}?videoId=${video.id}`);
+        else await edit(token, rnd, view.get(), 0.4);
+        await sleep(act);
+      }
+    };
+    await Promise.all([player(), person()]);
+  };
+  const reviewer = PACE === 'editor' ? editorReviewer : stressReviewer;
 
   const rss: { s: number; mib: number }[] = [];
   const t0 = Date.now();
@@ -280,7 +375,7 @@ try {
     );
   };
   say(
-    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (think ${THINK_MS[0]}-${THINK_MS[1]} ms), ${WORKERS} workers (nice ${WORKER_NICE}) analysing ${path.basename(CLIP)}` +
+    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (${PACE === 'editor' ? `editor pace: play at ${SPEEDS.join('/')}x, windows checked every ${WINDOW_CHECK_PERIOD_MS} ms, an edit every ${ACT_MS[0]}-${ACT_MS[1]} ms` : `stress pace: ${THINK_MS[0]}-${THINK_MS[1]} ms between calls`}), ${WORKERS} workers (nice ${WORKER_NICE}) analysing ${path.basename(CLIP)}` +
       `${REPORT_LOOP ? ', one client downloading the report back to back' : ''}; REPORT_THREADS=${process.env.REPORT_THREADS ?? '(default)'}`,
   );
   sample();
@@ -298,7 +393,7 @@ try {
 
   const wall = (Date.now() - t0) / 1000;
   say(
-    `\nLoad: ${REVIEWERS} reviewers, ${f(wall / 60, 1)} min, video of ${DETECTIONS} detections, ${WORKERS} workers`,
+    `\nLoad: ${REVIEWERS} reviewers (${PACE} pace), ${f(wall / 60, 1)} min, video of ${DETECTIONS} detections, ${WORKERS} workers`,
   );
   say(
     `clips analysed during the run: ${analysed} (${path.basename(CLIP)}), load average ${loadavg()

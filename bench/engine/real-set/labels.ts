@@ -247,7 +247,9 @@ function readBack(
     return [
       {
         brand,
-        quad: seg.points,
+        // A corner dragged in the editor lands on display pixels scaled back to the video's:
+        // a tenth of a pixel is all the precision a label has.
+        quad: seg.points.map((v) => Math.round(v * 10) / 10) as Quad,
         kind: near?.kind ?? fallbackKind(d.placement.localized_name),
         placement: d.placement.localized_name as Instance['placement'],
         difficult: near?.difficult ?? false,
