@@ -7,17 +7,17 @@ describe('DetectionJsonCache', () => {
   it('serves an entry only at the version it was stored at', () => {
     const c = new DetectionJsonCache(1 << 20);
     expect(c.get(1, '5.1.')).toBeUndefined();
-    c.set(1, '5.1.', '{"id":1}');
-    expect(c.get(1, '5.1.')).toBe('{"id":1}');
+    c.set(1, '5.1.', Buffer.from('{"id":1}'));
+    expect(c.get(1, '5.1.')).toEqual(Buffer.from('{"id":1}'));
     expect(c.get(1, '6.1.')).toBeUndefined();
-    c.set(1, '6.1.', '{"id":1,"x":2}');
-    expect(c.get(1, '6.1.')).toBe('{"id":1,"x":2}');
+    c.set(1, '6.1.', Buffer.from('{"id":1,"x":2}'));
+    expect(c.get(1, '6.1.')).toEqual(Buffer.from('{"id":1,"x":2}'));
     expect(c.count).toBe(1);
     expect([c.hits, c.misses]).toEqual([2, 2]);
   });
 
   it('stays within its bytes, dropping the least recently used first', () => {
-    const json = 'x'.repeat(1000); // 2,064 bytes an entry
+    const json = Buffer.from('x'.repeat(2000)); // 2,064 bytes an entry
     const c = new DetectionJsonCache(3 * 2064);
     c.set(1, 'a', json);
     c.set(2, 'a', json);
@@ -28,7 +28,7 @@ describe('DetectionJsonCache', () => {
     expect(c.bytes).toBeLessThanOrEqual(3 * 2064);
     expect(c.get(2, 'a')).toBeUndefined();
     expect([1, 3, 4].map((id) => c.get(id, 'a'))).toEqual([json, json, json]);
-    c.set(5, 'a', 'y'.repeat(10_000)); // larger than the whole cache: not kept, nothing dropped
+    c.set(5, 'a', Buffer.from('y'.repeat(10_000))); // larger than the whole cache: not kept, nothing dropped
     expect(c.count).toBe(3);
   });
 });
@@ -42,8 +42,8 @@ describe('the window query through the cache', () => {
     `/api/videos/detections/?videoId=${videoId}&startTime=${start}&endTime=${end}`;
   const window = async (start: number, end: number) => (await c.get(url(start, end))).body;
   /** The same window built by the database in one query, without the cache. */
-  const direct = (start: number, end: number) =>
-    detectionsRepository.windowJson(s.ctx.db, org, videoId, start, end, null);
+  const direct = async (start: number, end: number) =>
+    (await detectionsRepository.windowJson(s.ctx.db, org, videoId, start, end, null)).toString();
 
   beforeAll(async () => {
     s = await startTestServer();

@@ -8,9 +8,14 @@
  * placement's and of its reviewer's (PostgreSQL writes a new row version with a new `xmin` on
  * every UPDATE, whoever makes it), so a change made by any process, through any code path, is
  * never served stale. Bounded by bytes, least recently used first out.
+ *
+ * Entries are UTF-8 bytes, not strings: a window is then answered by copying bytes together, where a
+ * 1.5 MB string had to be encoded again for every answer (about 4 ms of the API's thread for each
+ * window of 1,300 detections against 1.3 ms, measured on loopback), and the bytes live outside V8's
+ * heap, so they add nothing to its garbage collections.
  */
 export class DetectionJsonCache {
-  private readonly entries = new Map<number, { version: string; json: string }>();
+  private readonly entries = new Map<number, { version: string; json: Buffer }>();
   private size = 0;
   hits = 0;
   misses = 0;
@@ -18,7 +23,7 @@ export class DetectionJsonCache {
   constructor(private readonly maxBytes: number) {}
 
   /** The JSON of detection `id` at `version`, or undefined (counted as a miss). */
-  get(id: number, version: string): string | undefined {
+  get(id: number, version: string): Buffer | undefined {
     const e = this.entries.get(id);
     if (!e || e.version !== version) {
       this.misses++;
@@ -31,7 +36,7 @@ export class DetectionJsonCache {
     return e.json;
   }
 
-  set(id: number, version: string, json: string): void {
+  set(id: number, version: string, json: Buffer): void {
     const old = this.entries.get(id);
     if (old) {
       this.size -= cost(old.json);
@@ -47,7 +52,7 @@ export class DetectionJsonCache {
     }
   }
 
-  /** Bytes held (UTF-16 strings: 2 bytes a character, plus the entry). */
+  /** Bytes held (the JSON's bytes plus the entry). */
   get bytes(): number {
     return this.size;
   }
@@ -57,4 +62,4 @@ export class DetectionJsonCache {
   }
 }
 
-const cost = (json: string) => 2 * json.length + 64;
+const cost = (json: Buffer) => json.length + 64;

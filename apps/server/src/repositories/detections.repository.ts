@@ -97,6 +97,8 @@ export interface NewDetectionRow {
   source: string;
 }
 
+const [OPEN, SEPARATOR, CLOSE] = ['[', ', ', ']'].map((x) => Buffer.from(x));
+
 export const detectionsRepository = {
   /**
    * Listed detections (false positives and deleted ones excluded) of one video whose span overlaps [start, end] ms,
@@ -111,7 +113,7 @@ export const detectionsRepository = {
     start: number,
     end: number,
     cache: DetectionJsonCache | null = null,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const where = `d.video_id = $1 AND d.organization_id = $2 AND ${listedSql('d.review')}
        AND ${SPAN} && int8range($3::bigint, $4::bigint, '[]')`;
     const params = [videoId, org, Math.floor(start), Math.ceil(end)];
@@ -121,14 +123,14 @@ export const detectionsRepository = {
          ${FROM} WHERE ${where}`,
         params,
       );
-      return r.body;
+      return Buffer.from(r.body);
     }
     // Which detections, at which versions: cheap (no JSON); their JSON from the cache where current.
     const rows = await db.query<{ id: string; v: string }>(
       `SELECT d.id, ${VERSION} AS v ${FROM} WHERE ${where} ORDER BY d.time_begin, d.id`,
       params,
     );
-    const parts: (string | undefined)[] = rows.map((r) => cache.get(Number(r.id), r.v));
+    const parts: (Buffer | undefined)[] = rows.map((r) => cache.get(Number(r.id), r.v));
     const missing = rows.filter((_, i) => parts[i] === undefined).map((r) => Number(r.id));
     if (missing.length > 0) {
       // Built now, at their versions now (a row changed since the first query is served as it is now;
@@ -138,14 +140,23 @@ export const detectionsRepository = {
          WHERE d.id = ANY($1::bigint[]) AND d.organization_id = $2 AND ${listedSql('d.review')}`,
         [missing, org],
       );
-      const byId = new Map<number, string>();
+      const byId = new Map<number, Buffer>();
       for (const b of built) {
-        cache.set(Number(b.id), b.v, b.body);
-        byId.set(Number(b.id), b.body);
+        const json = Buffer.from(b.body);
+        cache.set(Number(b.id), b.v, json);
+        byId.set(Number(b.id), json);
       }
       rows.forEach((r, i) => (parts[i] ??= byId.get(Number(r.id))));
     }
-    return `[${parts.filter((p) => p !== undefined).join(', ')}]`; // json_agg's separator: the same bytes either way
+    // json_agg's separator between the elements: the same bytes with the cache or without.
+    const out: Buffer[] = [OPEN];
+    for (const p of parts) {
+      if (p === undefined) continue;
+      if (out.length > 1) out.push(SEPARATOR);
+      out.push(p);
+    }
+    out.push(CLOSE);
+    return Buffer.concat(out);
   },
   /**
    * The review queue's next detection by confidence over the whole video: the most confident UNREVIEWED one
