@@ -2,7 +2,7 @@
  * What the API's thread spends to send one editor window, as a string or as bytes (session 17).
  * The window query's answer is the JSON of ~1,300 detections joined together (1.3-1.5 MB). Joined
  * as a string, Fastify encodes it to UTF-8 for every answer; joined from each detection's bytes
- * (what DetectionJsonCache now keeps), it is copied. Both variants run side by side in one
+ * (what DetectionJsonCache now keeps, joined by the window query's own `jsonArray`), it is copied. Both variants run side by side in one
  * process, alternating, against a Fastify server on loopback; the client reads every body.
  *
  *   node --import tsx bench/load/window-bytes.ts [--rounds 5] [--requests 100] [--detections 1325]
@@ -12,6 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { jsonArray } from '../../apps/server/src/repositories/detection-json-cache.ts';
 import { generateDetections, percentile } from '../editor/generate-detections.ts';
 
 const { values: args } = parseArgs({
@@ -37,7 +38,6 @@ const pieces = dets.map((d) =>
   }),
 );
 const bytes = pieces.map((p) => Buffer.from(p));
-const [OPEN, SEP, CLOSE] = ['[', ', ', ']'].map((x) => Buffer.from(x));
 
 type Variant = 'string' | 'bytes';
 const handlerCpu: Record<Variant, number[]> = { string: [], bytes: [] };
@@ -46,15 +46,7 @@ app.get<{ Querystring: { v: Variant } }>('/w', async (req, reply) => {
   const t = process.cpuUsage();
   let body: string | Buffer;
   if (req.query.v === 'string') body = `[${pieces.join(', ')}]`;
-  else {
-    const out: Buffer[] = [OPEN];
-    for (const b of bytes) {
-      if (out.length > 1) out.push(SEP);
-      out.push(b);
-    }
-    out.push(CLOSE);
-    body = Buffer.concat(out);
-  }
+  else body = jsonArray(bytes);
   reply.type('application/json; charset=utf-8').send(body);
   const d = process.cpuUsage(t);
   handlerCpu[req.query.v].push((d.user + d.system) / 1000);

@@ -63,3 +63,19 @@ export class DetectionJsonCache {
 }
 
 const cost = (json: Buffer) => json.length + 64;
+
+const [OPEN, SEPARATOR, CLOSE] = ['[', ', ', ']'].map((x) => Buffer.from(x));
+
+/**
+ * A JSON array of elements given as bytes, with json_agg's separator between them: the same bytes
+ * as the database's own array of them.
+ */
+export function jsonArray(elements: readonly Buffer[]): Buffer {
+  const out: Buffer[] = [OPEN];
+  for (const e of elements) {
+    if (out.length > 1) out.push(SEPARATOR);
+    out.push(e);
+  }
+  out.push(CLOSE);
+  return Buffer.concat(out);
+}

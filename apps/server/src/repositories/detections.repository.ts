@@ -6,7 +6,7 @@ import {
   type ReviewState,
 } from '@logo-review/contract';
 import type { Queryable } from '@logo-review/db';
-import type { DetectionJsonCache } from './detection-json-cache.ts';
+import { jsonArray, type DetectionJsonCache } from './detection-json-cache.ts';
 
 /** SQL condition: the detection is listed (not a false positive, not deleted). States are constants. */
 export const listedSql = (col = 'review') =>
@@ -97,8 +97,6 @@ export interface NewDetectionRow {
   source: string;
 }
 
-const [OPEN, SEPARATOR, CLOSE] = ['[', ', ', ']'].map((x) => Buffer.from(x));
-
 export const detectionsRepository = {
   /**
    * Listed detections (false positives and deleted ones excluded) of one video whose span overlaps [start, end] ms,
@@ -148,15 +146,8 @@ export const detectionsRepository = {
       }
       rows.forEach((r, i) => (parts[i] ??= byId.get(Number(r.id))));
     }
-    // json_agg's separator between the elements: the same bytes with the cache or without.
-    const out: Buffer[] = [OPEN];
-    for (const p of parts) {
-      if (p === undefined) continue;
-      if (out.length > 1) out.push(SEPARATOR);
-      out.push(p);
-    }
-    out.push(CLOSE);
-    return Buffer.concat(out);
+    // The same bytes with the cache or without.
+    return jsonArray(parts.filter((p) => p !== undefined));
   },
   /**
    * The review queue's next detection by confidence over the whole video: the most confident UNREVIEWED one
