@@ -14,7 +14,8 @@
  * the kind of its source: photo, overlay when the engine placed it so, else board), placement
  * accuracy over matched broadcast detections, and false tracks per minute of broadcast (tracks
  * shown at a scored frame that match no truth instance at any of them; tracks shown at no scored
- * frame are listed as unjudged and count against the target too), with the issue's targets. Renders
+ * frame are listed as unjudged and count against the target too), with the issue's targets, and the
+ * tracks that are true at fewer than half of the scored frames that show them (partly false). Renders
  * truth (green) and detections (red) onto every scored frame under `--out`.
  *
  * `--engine <tree>` runs another checkout's engine (e.g. the worktree that versus.ts makes) on the
@@ -111,7 +112,16 @@ interface Shown {
 }
 const shown = new Map<Frame, Shown[]>();
 /** seen: shown at a scored frame (a track between scored frames can't be judged either way) */
-const tracks: { source: string; id: number; matched: boolean; seen: boolean; what: string }[] = [];
+/** shownAt / trueAt: the scored frames that show it, and those where it matches a label */
+const tracks: {
+  source: string;
+  id: number;
+  matched: boolean;
+  seen: boolean;
+  shownAt: number;
+  trueAt: Set<Frame>;
+  what: string;
+}[] = [];
 const minutes = new Map<string, number>();
 for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.has(x.id))) {
   const res = await engine.analyzeVideo(sourcePath.get(s.id)!, indexes, {
@@ -126,6 +136,8 @@ for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.
       id: base + i,
       matched: false,
       seen: false,
+      shownAt: 0,
+      trueAt: new Set(),
       what: `${String(d.brandId)} ${(d.time_begin / 1000).toFixed(2)}-${(d.time_end / 1000).toFixed(2)} s, conf ${d.confidence}, ${d.placement === 'BROADCAST_OVERLAY' ? 'overlay' : 'in-scene'}`,
     }),
   );
@@ -134,7 +146,10 @@ for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.
       f,
       res.detections.flatMap((d, i) => {
         const seg = d.coordinates.find((c) => c.start_time <= f.time_ms! && f.time_ms! < c.end_time);
-        if (seg) tracks[base + i].seen = true;
+        if (seg) {
+          tracks[base + i].seen = true;
+          tracks[base + i].shownAt++;
+        }
         return seg
           ? [
               {
@@ -217,6 +232,7 @@ for (const f of truth.frames) {
       if (!photo) {
         const d = dets[best];
         tracks[d.track].matched = true;
+        tracks[d.track].trueAt.add(f);
         placementAll++;
         if ((d.overlay ? 'Broadcast overlay' : 'In-scene') === inst.placement) placementRight++;
       }
@@ -350,13 +366,25 @@ say(
       .join('; ') || 'none'
   }`,
 );
+// A track counts as true when it matches a label at one scored frame; these are true at fewer than
+// half of the scored frames that show them (a follow that slid onto another board, say).
+say(
+  `Partly false tracks (true at fewer than half of the scored frames that show them): ${
+    tracks
+      .filter((t) => t.matched && t.trueAt.size * 2 < t.shownAt)
+      .map((t) => `${t.source} ${t.what} (true at ${t.trueAt.size} of ${t.shownAt})`)
+      .join('; ') || 'none'
+  }`,
+);
 if (args.tracks) {
   // Every broadcast track, judged: what a rule on tracks (length, confidence) would keep or lose.
   say();
-  say('| source | track | judged |');
-  say('|---|---|---|');
+  say('| source | track | judged | scored frames true / shown |');
+  say('|---|---|---|---|');
   for (const t of tracks)
-    say(`| ${t.source} | ${t.what} | ${t.matched ? 'true' : t.seen ? 'false' : 'unjudged'} |`);
+    say(
+      `| ${t.source} | ${t.what} | ${t.matched ? 'true' : t.seen ? 'false' : 'unjudged'} | ${t.trueAt.size} / ${t.shownAt} |`,
+    );
 }
 say();
 say(

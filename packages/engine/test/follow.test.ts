@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeThumbs } from '../src/brand-index.ts';
 import { followBack } from '../src/analyze.ts';
+import type { GrayImage } from '../src/features.ts';
+import type { WordCheck } from '../src/word-check.ts';
 import { followInFrame } from '../src/follow.ts';
 import { correlate, type ThumbExample } from '../src/appearance.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
@@ -76,7 +78,7 @@ describe('following a new track back in time', () => {
   it('looks where the camera had the logo before it panned, and marks where the camera stood', async () => {
     const earlier = await frame('pan-before.png', before);
     const t = track();
-    followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [pan, 0], [], [ex], 1, 1);
+    await followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [pan, 0], [], [ex], 1, 1);
     expect(t.hits.map((h) => h.timeMs)).toEqual([0, 250]);
     expect(maxCornerError(t.hits[0].quad, before)).toBeLessThanOrEqual(3);
     expect(t.hits[0].cam).toEqual([0, 0]);
@@ -85,7 +87,36 @@ describe('following a new track back in time', () => {
   it('without the camera shift it finds nothing there (the logo is beyond a follow from its place)', async () => {
     const earlier = await frame('pan-before.png', before);
     const t = track();
-    followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [0, 0], [], [ex], 1, 1);
+    await followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [0, 0], [], [ex], 1, 1);
+    expect(t.hits.map((h) => h.timeMs)).toEqual([250]);
+  });
+
+  it('stops where the words at the step back read as another brand', async () => {
+    const earlier = await frame('pan-before.png', before);
+    const asked: number[][] = [];
+    // the words check's verdict on the place found (its reading is tested in word-check.test.ts)
+    const words = (verdict: boolean) =>
+      ({
+        contradicted: async (_f: GrayImage, h: { quad: number[] }) => {
+          asked.push(h.quad);
+          return verdict;
+        },
+      }) as unknown as WordCheck;
+    const kept = track();
+    await followBack(
+      kept,
+      [{ timeMs: 0, frame: earlier, into: [0, 0] }],
+      [pan, 0],
+      [],
+      [ex],
+      1,
+      1,
+      words(false),
+    );
+    expect(kept.hits.map((h) => h.timeMs)).toEqual([0, 250]);
+    expect(maxCornerError(asked[0], before)).toBeLessThanOrEqual(3);
+    const t = track();
+    await followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [pan, 0], [], [ex], 1, 1, words(true));
     expect(t.hits.map((h) => h.timeMs)).toEqual([250]);
   });
 });
