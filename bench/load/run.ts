@@ -13,6 +13,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { API, VIDEO_STATUS, type Detection, type Video } from '@logo-review/contract';
@@ -77,7 +78,41 @@ const databaseUrl = `postgres://postgres@127.0.0.1:5432/${dbName}`;
 execFileSync('createdb', ['-h', PG.host, '-U', PG.user, dbName]);
 // With --workers 0 the API process analyses the seeded video itself (ROLE=all) and no clips are fed:
 // the API's calls alone, without the analysing workers' load.
-const server = await startServer({ env: { ROLE: WORKERS > 0 ? 'api' : 'all', DATABASE_URL: databaseUrl } });
+const METRICS_TOKEN = 'load-bench-metrics';
+const server = await startServer({
+  env: { ROLE: WORKERS > 0 ? 'api' : 'all', DATABASE_URL: databaseUrl, METRICS_TOKEN },
+});
+
+/**
+ * The API's own timing of GET window answers (its Prometheus histogram, from the request's arrival to its
+ * answer): the buckets' counts, cumulative, by upper bound in seconds.
+ */
+async function serverMetrics(): Promise<string> {
+  const res = await fetch(`${server.baseURL}/metrics`, {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  return res.text();
+}
+/** A metric's value (summed over its label sets) in a scrape. */
+function metric(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n'))
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+async function serverWindowBuckets(): Promise<[number, number][]> {
+  const text = await serverMetrics();
+  const out: [number, number][] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('logo_review_http_request_duration_seconds_bucket{')) continue;
+    if (!line.includes('method="GET"') || !line.includes(`route="${API.detections}"`)) continue;
+    if (!line.includes('status_class="2xx"')) continue;
+    const le = /le="([^"]+)"/.exec(line)![1];
+    out.push([le === '+Inf' ? Infinity : Number(le), Number(line.slice(line.lastIndexOf(' ') + 1))]);
+  }
+  return out;
+}
 
 /** A `ROLE=worker` process on the same database and data folder, as the README's scale-out section runs them. */
 function startWorker(): Promise<ChildProcess> {
@@ -380,6 +415,10 @@ try {
   );
   sample();
   const sampler = setInterval(sample, SAMPLE_MS);
+  // This process's own event-loop delay: a busy load client adds its delays to the latencies it times.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  const bucketsBefore = await serverWindowBuckets();
   const reportLoop = async () => {
     if (!REPORT_LOOP) return;
     const token = (await ApiClient.login(server.baseURL, server.username, server.password)).token;
@@ -387,7 +426,12 @@ try {
   };
   await Promise.all([...Array.from({ length: REVIEWERS }, (_, i) => reviewer(i)), reportLoop()]);
   clearInterval(sampler);
+  loopDelay.disable();
   sample();
+  // The API's event loop as it measures itself (prom-client's default metrics: the lag since the scrape
+  // before, at the run's start) and its garbage collections since it started.
+  const apiMetrics = await serverMetrics();
+  const bucketsAfter = await serverWindowBuckets();
   running = false;
   await feeder;
 
@@ -410,6 +454,28 @@ try {
         `${f(percentile(xs, 99)).padStart(6)} | ${f(Math.max(...xs)).padStart(6)} | ${String(status4xx[k]).padStart(3)} | ${String(status5xx[k]).padStart(3)}`,
     );
   }
+  // The API's own view of the window answers over the run (its histogram's buckets: no finer than them).
+  const served = bucketsAfter.map(
+    ([le, n]) => [le, n - (bucketsBefore.find((b) => b[0] === le)?.[1] ?? 0)] as const,
+  );
+  const all = served.find(([le]) => le === Infinity)?.[1] ?? 0;
+  if (all > 0) {
+    const share = (le: number) => (served.find((b) => b[0] === le)?.[1] ?? 0) / all;
+    const p99Bound = served.find(([, n]) => n >= 0.99 * all)?.[0];
+    say(
+      `\nwindow answers as the API timed them (arrival to answer): ${all}; within 10 ms ${f(100 * share(0.01))} %, ` +
+        `25 ms ${f(100 * share(0.025))} %, 50 ms ${f(100 * share(0.05))} %, 100 ms ${f(100 * share(0.1))} %; p99 <= ${p99Bound! * 1000} ms`,
+    );
+  }
+  say(
+    `API event loop (its own measure, since the scrape before): p50 ${f(1000 * metric(apiMetrics, 'nodejs_eventloop_lag_p50_seconds'))} ms, ` +
+      `p99 ${f(1000 * metric(apiMetrics, 'nodejs_eventloop_lag_p99_seconds'))} ms, max ${f(1000 * metric(apiMetrics, 'nodejs_eventloop_lag_max_seconds'))} ms; ` +
+      `GC ${f(metric(apiMetrics, 'nodejs_gc_duration_seconds_sum'), 2)} s in ${metric(apiMetrics, 'nodejs_gc_duration_seconds_count')} collections since start`,
+  );
+  say(
+    `load client's event-loop delay: p50 ${f(loopDelay.percentile(50) / 1e6)} ms, p99 ${f(loopDelay.percentile(99) / 1e6)} ms, ` +
+      `max ${f(loopDelay.max / 1e6)} ms (part of the latencies above)`,
+  );
   const total5xx = KINDS.reduce((n, k) => n + status5xx[k], 0);
   say(`\ndetections per window: ${f(windowRows / Math.max(1, windowsParsed))}; network errors: ${netErrors}`);
   const mibs = rss.map((x) => x.mib);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { LIMITS } from '@logo-review/contract';
+import { backgroundNice } from './ops/thread-priority.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -55,6 +56,8 @@ export interface Config {
    * more reports at once wait their turn. 0: reports are built in the server's own thread.
    */
   reportThreads: number;
+  /** BACKGROUND_NICE: checked at start; the background threads read it themselves (thread-priority.ts). */
+  backgroundNice: number;
   /** Bytes of detection JSON the API keeps for the editor's window query (WINDOW_CACHE_MB; 0: none). */
   windowCacheBytes: number;
   /** On SIGTERM/SIGINT, running jobs get this long to finish before they are handed back to the queue. */
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     opsPort: env.OPS_PORT ? int('OPS_PORT', env.OPS_PORT, 0) : undefined,
     reportThreads: int('REPORT_THREADS', env.REPORT_THREADS, 2),
+    backgroundNice: backgroundNice(env.BACKGROUND_NICE),
     windowCacheBytes: int('WINDOW_CACHE_MB', env.WINDOW_CACHE_MB, 128) * 2 ** 20,
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS, 30),
     uploadMaxBytes: byteSize('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, LIMITS.videoMaxBytes),

@@ -11,9 +11,13 @@ import {
   followBox,
   serializeBrandIndex,
 } from '@logo-review/engine';
+import { lowerThisThread } from '../ops/thread-priority.ts';
 import type { EngineTask, EngineMessage } from './engine-client.ts';
 
 const task = workerData as EngineTask;
+// Indexing and analysis are background work (their detector threads and ffmpeg inherit this); the
+// editor's follow of a drawn box is not: a reviewer waits for it.
+if (task.kind !== 'follow') lowerThisThread();
 const post = (m: EngineMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
 
 async function run(): Promise<void> {

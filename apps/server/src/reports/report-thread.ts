@@ -6,7 +6,11 @@
 import { finished, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { buildReport, type ReportSources } from './report-job.ts';
+import { lowerThisThread } from '../ops/thread-priority.ts';
 import { STREAM_BATCH, type ReportTask, type ToServer, type ToThread } from './report-protocol.ts';
+
+// A report is background work next to the reviewers' calls (the thread is loaded once and reused).
+lowerThisThread();
 
 /** Bytes the thread may have written ahead of the server's acknowledgements. */
 const OUTPUT_BUFFER = 1 << 20;
