@@ -113,10 +113,12 @@ describe.skipIf(!have)('boxes that follow the logo on real footage', () => {
     expect(segments[0]).toMatchObject({ start_time: 3000, points: BUG_3S });
     expect(segments.at(-1)!.end_time).toBeGreaterThanOrEqual(4900);
     expect(segments.at(-1)!.start_time).toBeLessThanOrEqual(5000);
+    // Held where it was drawn (the bug is semi-transparent: the goal net, then grass, shows through
+    // it; following it by its pixels alone crept 4 px in 2 s).
     for (const seg of segments) {
       const [cx, cy] = centre(seg.points);
-      expect(Math.abs(cx - 63)).toBeLessThan(4);
-      expect(Math.abs(cy - 400)).toBeLessThan(4);
+      expect(Math.abs(cx - 63)).toBeLessThan(1);
+      expect(Math.abs(cy - 400)).toBeLessThan(1);
     }
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import { correlate, exampleFromFrame, type ThumbExample } from './appearance.ts';
 import type { GrayImage } from './features.ts';
 import { FOLLOW_DROP, followInFrame } from './follow.ts';
-import { exampleToFrame, type Quad } from './geometry.ts';
+import { exampleToFrame, maxCornerDist, type Quad } from './geometry.ts';
 import { DEFAULT_DETECTOR } from './hits.ts';
 import { estimateMotion, motionThumb, type MotionThumb } from './motion.ts';
 import { probeVideo, streamFrames, type SampledFrame } from './video.ts';
@@ -138,6 +138,8 @@ async function followThrough(
   const out: { timeMs: number; quad: Quad }[] = [];
   let prev: MotionThumb = motionThumb(asGray(seed));
   let quad = start;
+  // whether the box last stayed where it was on screen while the camera moved (an overlay)
+  let fixed = false;
   for await (const f of frames) {
     if (Date.now() > deadline || signal?.aborted) break;
     const frame = asGray(f);
@@ -151,12 +153,24 @@ async function followThrough(
     // From where the camera motion puts it, and from where it was (a logo that moves on its own).
     // The second start only when the first did not find it about as well as at the start (it
     // costs as much again).
-    for (const from of motion.dx || motion.dy ? [moved, quad] : [quad]) {
+    const moving = motion.dx !== 0 || motion.dy !== 0;
+    // enough to tell a box that stays on screen from one carried with the scene
+    const panned = Math.hypot(motion.dx, motion.dy) >= 2;
+    // An overlay (it stayed put on screen while the camera moved) is kept exactly where it was
+    // drawn while it correlates there at all: a semi-transparent score bug's pixels change with
+    // what passes behind it, and polishing its corners in every frame finds a pixel or two that
+    // fit that better, so it crept (2-4 px over 2 s on the real clip's bug).
+    if (fixed) {
+      const ncc = correlate(frame, exampleToFrame(start, ex.width, ex.height), ex);
+      if (ncc >= minNcc - FOLLOW_DROP) best = { quad: start, ncc };
+    }
+    for (const from of best ? [] : !moving ? [quad] : fixed ? [quad, moved] : [moved, quad]) {
       if (best && best.ncc >= minNcc + FOLLOW_DROP / 2) break;
       const f2 = followInFrame(frame, from, ex, minNcc, DEFAULT_DETECTOR.maxChroma, true);
       if (f2 && (!best || f2.ncc > best.ncc)) best = f2;
     }
     if (!best) break;
+    if (panned) fixed = maxCornerDist(best.quad, quad) < maxCornerDist(best.quad, moved);
     quad = best.quad;
     out.push({ timeMs: f.timeMs, quad });
     // Let an abort or a time limit be seen between frames.
