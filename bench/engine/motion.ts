@@ -22,12 +22,17 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const tree = resolve(args.engine ?? ROOT);
 type Motion = typeof import('../../packages/engine/src/motion.ts');
 type Video = typeof import('../../packages/engine/src/video.ts');
+type Analyze = typeof import('../../packages/engine/src/analyze.ts');
 const motion = (await import(join(tree, 'packages/engine/src/motion.ts'))) as Motion;
 const video = (await import(join(tree, 'packages/engine/src/video.ts'))) as Video;
+// the sampling and analysis size that analyzeVideo uses by default, as that tree has them
+const { DEFAULT_SAMPLE_FPS, DEFAULT_ANALYSIS_HEIGHT } = (await import(
+  join(tree, 'packages/engine/src/analyze.ts')
+)) as Analyze;
 const SHARED = resolve(ROOT, '../shared/data');
 const truth = JSON.parse(await readFile(join(import.meta.dirname, 'real-set/truth.json'), 'utf8')) as Truth;
 
-const STEP_MS = 250;
+const STEP_MS = 1000 / DEFAULT_SAMPLE_FPS;
 const PAIR_MS = 500;
 const AGREE = 8;
 const centre = (q: Quad): [number, number] => [
@@ -52,11 +57,11 @@ for (const s of truth.sources.filter((x) => x.kind === 'video')) {
   // the engine's step estimates, by the time of the later frame (input pixels)
   const file = join(SHARED, s.path);
   const info = await video.probeVideo(file);
-  const height = Math.max(2, Math.round(Math.min(720, info.height) / 2) * 2);
+  const height = Math.max(2, Math.round(Math.min(DEFAULT_ANALYSIS_HEIGHT, info.height) / 2) * 2);
   const width = Math.max(2, Math.round((info.width * height) / info.height / 2) * 2);
   const est = new Map<number, [number, number]>();
   let prev: ReturnType<Motion['motionThumb']> | null = null;
-  for await (const f of video.streamFrames(file, { sampleFps: 1000 / STEP_MS, width, height })) {
+  for await (const f of video.streamFrames(file, { sampleFps: DEFAULT_SAMPLE_FPS, width, height })) {
     const thumb = motion.motionThumb(f);
     if (prev) {
       const t = performance.now();
