@@ -229,19 +229,25 @@ function sampleGrid(
   const level = Number.isFinite(span) ? Math.max(0, Math.min(4, Math.floor(Math.log2(span / 2)))) : 0;
   const img = pyramidLevel(frame, level);
   const k = 1 / (1 << level);
+  // applyH written out, at the 2x2 offsets: this loop runs for every candidate quad of a frame
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = Array.from(H);
   for (let v = 0; v < th; v++) {
     for (let u = 0; u < tw; u++) {
       let acc = 0;
       let cnt = 0;
-      for (const [du, dv] of SUB) {
-        const [px, py] = applyH(H, (u + du) * fx - 0.5, (v + dv) * fy - 0.5);
+      for (let s = 0; s < 4; s++) {
+        const x = (u + (s & 1 ? 0.75 : 0.25)) * fx - 0.5;
+        const y = (v + (s & 2 ? 0.75 : 0.25)) * fy - 0.5;
+        const w = h6 * x + h7 * y + h8;
+        const px = (h0 * x + h1 * y + h2) / w;
+        const py = (h3 * x + h4 * y + h5) / w;
         const val = bilinear(img, (px + 0.5) * k - 0.5, (py + 0.5) * k - 0.5);
         if (val >= 0) {
           acc += val;
           cnt++;
         }
       }
-      if (cnt === SUB.length) {
+      if (cnt === 4) {
         sample[v * tw + u] = acc / cnt;
         valid[v * tw + u] = 1;
         inside++;
@@ -290,13 +296,6 @@ export function exampleFromFrame(frame: GrayImage, quad: Quad): ThumbExample | n
   }
   return { ...shape, thumbs: [grey], uv };
 }
-
-const SUB: [number, number][] = [
-  [0.25, 0.25],
-  [0.75, 0.25],
-  [0.25, 0.75],
-  [0.75, 0.75],
-];
 
 const pyramids = new WeakMap<Uint8Array, GrayImage[]>();
 

@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import type { FeatureSet } from './features.ts';
+
+/** `probe` of `assembly/lsh.ts`: the lookup of one descriptor in every table (see {@link DescriptorIndex.match}). */
+type Probe = (...args: number[]) => number;
+const lshModule = new WebAssembly.Module(readFileSync(new URL('./lsh.wasm', import.meta.url)));
 
 /** One frame keypoint matched to one brand keypoint. */
 export interface Match {
@@ -12,6 +17,8 @@ export interface Match {
 
 const TABLES = 16;
 const MAX_BUCKET = 48;
+/** int32s of candidate pairs (id, distance) one query may collect */
+const CAND_CAP = 4096;
 
 /** Hamming distance of two 256-bit descriptors given as 8 uint32 words. */
 function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
@@ -59,11 +66,15 @@ export class DescriptorIndex {
   private readonly words: Uint32Array;
   private readonly bits: Uint16Array;
   private readonly keyBits: number;
-  private readonly offsets: Int32Array[] = [];
-  private readonly ids: Int32Array[] = [];
   private readonly stamp: Int32Array;
   private stampNo = 0;
-  private readonly cands = new Int32Array(4096);
+  private readonly cands: Int32Array;
+  /** the query descriptor handed to `probe` */
+  private readonly query: Uint32Array;
+  private readonly probe: Probe;
+  /** byte addresses in the WebAssembly memory, and the bucket offsets' stride per table */
+  private readonly at: Record<'bits' | 'offsets' | 'ids' | 'words' | 'stamp' | 'cands' | 'query', number>;
+  private readonly size1: number;
   private readonly bestOf: Int32Array;
   private readonly brandStamp: Int32Array;
   private readonly brandSlot: Int32Array;
@@ -75,7 +86,37 @@ export class DescriptorIndex {
     this.exampleOf = new Uint32Array(n);
     this.xy = new Float32Array(n * 2);
     this.sa = new Float32Array(n * 2);
-    const bytes = new Uint8Array(n * 32);
+    this.keyBits = Math.max(10, Math.min(18, Math.round(Math.log2(Math.max(n, 1))) - 2));
+    const size = 1 << this.keyBits;
+    this.size1 = size + 1;
+    // Everything `probe` reads lives in its instance's memory, laid out once (it never grows
+    // afterwards, so the views below stay valid).
+    const lsh = new WebAssembly.Instance(lshModule, {});
+    const memory = lsh.exports.memory as WebAssembly.Memory;
+    this.probe = lsh.exports.probe as Probe;
+    let end = memory.buffer.byteLength;
+    const take = (bytes: number) => {
+      const start = end;
+      end += Math.ceil(bytes / 32) * 32;
+      return start;
+    };
+    this.at = {
+      bits: take(TABLES * this.keyBits * 2),
+      offsets: take(TABLES * this.size1 * 4),
+      ids: take(TABLES * n * 4),
+      words: take(n * 32),
+      stamp: take(n * 4),
+      cands: take(CAND_CAP * 4),
+      query: take(32),
+    };
+    memory.grow(Math.ceil((end - memory.buffer.byteLength) / 65536));
+    const heap = memory.buffer;
+    this.words = new Uint32Array(heap, this.at.words, n * 8);
+    this.stamp = new Int32Array(heap, this.at.stamp, n);
+    this.cands = new Int32Array(heap, this.at.cands, CAND_CAP);
+    this.query = new Uint32Array(heap, this.at.query, 8);
+    this.bits = new Uint16Array(heap, this.at.bits, TABLES * this.keyBits);
+    const bytes = new Uint8Array(heap, this.at.words, n * 32);
     let o = 0;
     brands.forEach((b, bi) => {
       const exBase = this.examples.length;
@@ -94,12 +135,9 @@ export class DescriptorIndex {
       bytes.set(b.desc, o * 32);
       o += b.count;
     });
-    this.words = new Uint32Array(bytes.buffer);
-    this.stamp = new Int32Array(n);
     this.bestOf = new Int32Array(brands.length);
     this.brandStamp = new Int32Array(brands.length);
     this.brandSlot = new Int32Array(brands.length);
-    this.keyBits = Math.max(10, Math.min(18, Math.round(Math.log2(Math.max(n, 1))) - 2));
     // Sample key bits among the best balanced ones: ORB bits are not all 50/50 on logos, and
     // lopsided bits pile many descriptors into a few buckets.
     const ones = new Float64Array(256);
@@ -109,7 +147,6 @@ export class DescriptorIndex {
       .sort((a, b) => Math.abs(ones[a] / n - 0.5) - Math.abs(ones[b] / n - 0.5))
       .slice(0, 160);
     const rnd = mulberry32(0x10605);
-    this.bits = new Uint16Array(TABLES * this.keyBits);
     for (let t = 0; t < TABLES; t++) {
       const pool = balanced.slice();
       for (let j = 0; j < this.keyBits; j++) {
@@ -118,10 +155,9 @@ export class DescriptorIndex {
         pool.splice(k, 1);
       }
     }
-    const size = 1 << this.keyBits;
     for (let t = 0; t < TABLES; t++) {
       const keys = new Int32Array(n);
-      const off = new Int32Array(size + 1);
+      const off = new Int32Array(heap, this.at.offsets + t * this.size1 * 4, this.size1);
       for (let i = 0; i < n; i++) {
         const k = this.key(this.words, i * 8, t);
         keys[i] = k;
@@ -129,10 +165,8 @@ export class DescriptorIndex {
       }
       for (let k = 0; k < size; k++) off[k + 1] += off[k];
       const fill = off.slice(0, size);
-      const ids = new Int32Array(n);
+      const ids = new Int32Array(heap, this.at.ids + t * n * 4, n);
       for (let i = 0; i < n; i++) ids[fill[keys[i]]++] = i;
-      this.offsets.push(off);
-      this.ids.push(ids);
     }
   }
 
@@ -167,30 +201,31 @@ export class DescriptorIndex {
     if (this.count === 0 || frame.count === 0) return out;
     const q = new Uint32Array(frame.desc.buffer, frame.desc.byteOffset, frame.count * 8);
     const bestOf = this.bestOf;
+    const { at, cands } = this;
     for (let i = 0; i < frame.count; i++) {
       const stamp = ++this.stampNo;
-      let d1 = 999;
-      let nc = 0;
-      const cands = this.cands;
-      for (let t = 0; t < TABLES; t++) {
-        const k = this.key(q, i * 8, t);
-        const off = this.offsets[t];
-        const ids = this.ids[t];
-        // An over-full bucket holds generic descriptors (flat edges); skipping it is cheap
-        // and loses little since 15 other tables still look for the neighbour.
-        if (off[k + 1] - off[k] > MAX_BUCKET) continue;
-        for (let p = off[k]; p < off[k + 1]; p++) {
-          const id = ids[p];
-          if (this.stamp[id] === stamp) continue;
-          this.stamp[id] = stamp;
-          const d = hamming(q, i * 8, this.words, id * 8);
-          if (d <= maxDist && nc < cands.length) {
-            cands[nc++] = id;
-            cands[nc++] = d;
-          }
-          if (d < d1) d1 = d;
-        }
-      }
+      this.query.set(q.subarray(i * 8, i * 8 + 8));
+      // An over-full bucket holds generic descriptors (flat edges); `probe` skips it, which is
+      // cheap and loses little since 15 other tables still look for the neighbour.
+      const found = this.probe(
+        at.query,
+        TABLES,
+        this.keyBits,
+        at.bits,
+        at.offsets,
+        this.size1,
+        at.ids,
+        this.count,
+        at.words,
+        at.stamp,
+        stamp,
+        maxDist,
+        MAX_BUCKET,
+        at.cands,
+        CAND_CAP,
+      );
+      const d1 = found % 1024;
+      const nc = (found - d1) / 1024;
       if (d1 > maxDist) continue;
       // nearest candidate per brand (slot in `cands`), brands in order of first appearance
       let nb = 0;

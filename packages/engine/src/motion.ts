@@ -86,14 +86,17 @@ export function estimateMotion(prev: MotionThumb, cur: MotionThumb): FrameMotion
     return { dx: 0, dy: 0, cut: true, residual: Infinity };
   const all: [number, number][] = [];
   const shifts: [number, number][] = [];
+  let guess: [number, number] = [0, 0];
+  const sums = blockSums(prev);
   for (let by = 0; by + BLOCK <= cur.height; by += STEP)
     for (let bx = 0; bx + BLOCK <= cur.width; bx += STEP) {
       // A flat block (sky, pitch) matches anywhere: it says nothing about the motion.
       if (contrast(cur, bx, by, BLOCK) < 4) continue;
-      const found = blockShift(prev, cur, bx, by);
+      const found = blockShift(prev, cur, bx, by, guess, sums);
       if (!found) continue;
       all.push(found.shift);
       if (found.distinct) shifts.push(found.shift);
+      guess = found.shift;
     }
   const agree = consensus(shifts, all);
   const dx = agree.length ? mean(agree.map((s) => s[0])) : 0;
@@ -134,6 +137,32 @@ function sad(prev: Plane, cur: Plane, bx: number, by: number, dx: number, dy: nu
   return sum;
 }
 
+/**
+ * The sum of every BLOCK x BLOCK block of `p`, by its top-left corner (`width` per row): the
+ * difference of two blocks' sums is a lower bound of their sum of absolute differences, which rules
+ * out most shifts of a search at the cost of one subtraction (successive elimination).
+ */
+function blockSums(p: Plane): Float64Array {
+  const { width: w, height: h } = p;
+  const integral = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += p.data[y * w + x];
+      integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + row;
+    }
+  }
+  const out = new Float64Array(w * h);
+  for (let y = 0; y + BLOCK <= h; y++)
+    for (let x = 0; x + BLOCK <= w; x++)
+      out[y * w + x] =
+        integral[(y + BLOCK) * (w + 1) + x + BLOCK] -
+        integral[y * (w + 1) + x + BLOCK] -
+        integral[(y + BLOCK) * (w + 1) + x] +
+        integral[y * (w + 1) + x];
+  return out;
+}
+
 function inside(p: Plane, bx: number, by: number, dx: number, dy: number): boolean {
   return bx - dx >= 0 && bx - dx + BLOCK <= p.width && by - dy >= 0 && by - dy + BLOCK <= p.height;
 }
@@ -144,25 +173,47 @@ function inside(p: Plane, bx: number, by: number, dx: number, dy: number): boole
  * frame. `distinct` when it fits clearly better than the shifts {@link CHECK} px away from it in x
  * and in y (not so a faint or repeated pattern: the stripes of a mown pitch fit all along the
  * stripe).
+ *
+ * The best shift is the one of least difference; of equal ones the smallest (a still scene is not a
+ * pan), then the first in row order, so the answer does not depend on the order of the search.
+ * The search tries `guess` (the previous block's shift: neighbours mostly move alike) first, so
+ * that the difference of most other shifts is abandoned after a few rows.
  */
 function blockShift(
   prev: Plane,
   cur: Plane,
   bx: number,
   by: number,
+  guess: [number, number],
+  prevSums: Float64Array,
 ): { shift: [number, number]; distinct: boolean } | null {
+  let own = 0;
+  for (let y = by; y < by + BLOCK; y++)
+    for (let x = bx; x < bx + BLOCK; x++) own += cur.data[y * cur.width + x];
   let best = Infinity;
   let bdx = 0;
   let bdy = 0;
   let tried = 0;
+  const better = (d: number, dx: number, dy: number) => {
+    if (d !== best) return d < best;
+    const m = Math.abs(dx) + Math.abs(dy);
+    const bm = Math.abs(bdx) + Math.abs(bdy);
+    return m < bm || (m === bm && (dy < bdy || (dy === bdy && dx < bdx)));
+  };
+  if (inside(prev, bx, by, guess[0], guess[1])) {
+    best = sad(prev, cur, bx, by, guess[0], guess[1], Infinity);
+    [bdx, bdy] = guess;
+  }
   for (let dy = -RADIUS; dy <= RADIUS; dy++)
     for (let dx = -RADIUS; dx <= RADIUS; dx++) {
       if (!inside(prev, bx, by, dx, dy)) continue;
       tried++;
-      // Stop once worse (not once equal: a tie is decided on the whole block below).
+      // A shift whose block sums alone differ by more than the best difference cannot beat it (a
+      // hair of margin for rounding: ties must still be decided on the whole block).
+      if (Math.abs(own - prevSums[(by - dy) * prev.width + bx - dx]) > best * (1 + 1e-9) + 1e-6) continue;
+      // Stop once worse (not once equal: a tie is decided on the whole block).
       const d = sad(prev, cur, bx, by, dx, dy, best);
-      // Ties go to the smaller shift: a still scene is not a pan.
-      if (d < best || (d === best && Math.abs(dx) + Math.abs(dy) < Math.abs(bdx) + Math.abs(bdy))) {
+      if (better(d, dx, dy)) {
         best = d;
         bdx = dx;
         bdy = dy;
