@@ -43,7 +43,7 @@ describe('the window query through the cache', () => {
   const window = async (start: number, end: number) => (await c.get(url(start, end))).body;
   /** The same window built by the database in one query, without the cache. */
   const direct = async (start: number, end: number) =>
-    (await detectionsRepository.windowJson(s.ctx.db, org, videoId, start, end, null)).toString();
+    (await detectionsRepository.windowJson(s.ctx.db, org, videoId, start, end, null))!.toString();
 
   beforeAll(async () => {
     s = await startTestServer();
@@ -90,6 +90,24 @@ describe('the window query through the cache', () => {
     expect(s.ctx.windowCache!.hits - hits).toBe(11);
     expect(s.ctx.windowCache!.misses).toBe(misses);
     expect(await window(5000, 15_000)).toBe(await direct(5000, 15_000));
+  });
+
+  it('tells a window with no detection from a video that is not there, in the same query', async () => {
+    // past the last detection: the video, and nothing in the window
+    expect(await window(100_000, 110_000)).toBe('[]');
+    expect(await direct(100_000, 110_000)).toBe('[]');
+    for (const cache of [s.ctx.windowCache, null]) {
+      expect(
+        await detectionsRepository.windowJson(s.ctx.db, org, videoId + 1000, 0, 10_000, cache),
+      ).toBeNull();
+      // another organization's video is not there either
+      expect(
+        await detectionsRepository.windowJson(s.ctx.db, org + 1000, videoId, 0, 10_000, cache),
+      ).toBeNull();
+    }
+    expect(
+      (await c.get(url(0, 10_000).replace(`videoId=${videoId}`, `videoId=${videoId + 1000}`))).statusCode,
+    ).toBe(404);
   });
 
   it('never serves a detection changed by any path, even behind the API', async () => {

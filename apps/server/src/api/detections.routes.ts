@@ -50,11 +50,10 @@ export const detectionsRoutes = (ctx: AppContext) =>
         if (startTime > endTime) throw badRequest('startTime: must not be after endTime.');
         if (endTime - startTime > LIMITS.detectionWindowMaxMs)
           throw badRequest('endTime: the window is too long.');
-        if ((await missingIds(ctx.db, 'videos', org, [videoId])).length > 0) throw notFound('Video');
         // Already JSON of the Detection schema (built by the database): sent as it is.
-        return reply
-          .type('application/json; charset=utf-8')
-          .send(await repo.windowJson(ctx.db, org, videoId, startTime, endTime, ctx.windowCache));
+        const body = await repo.windowJson(ctx.db, org, videoId, startTime, endTime, ctx.windowCache);
+        if (!body) throw notFound('Video');
+        return reply.type('application/json; charset=utf-8').send(body);
       },
     );
 

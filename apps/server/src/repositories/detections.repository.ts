@@ -102,7 +102,10 @@ export const detectionsRepository = {
    * Listed detections (false positives and deleted ones excluded) of one video whose span overlaps [start, end] ms,
    * as JSON built by the database itself: the editor's hottest call skips parsing jsonb into objects
    * and stringifying them again. With a `cache`, each detection's JSON is built once per version of its
-   * rows and the database only finds the window's detections (WINDOW_CACHE_MB).
+   * rows and the database only finds the window's detections (WINDOW_CACHE_MB). Null when the
+   * organization has no such video: the same statement answers both, so that a window costs one
+   * round trip to the database when its JSON is cached (under load each round trip waits its turn
+   * for a core).
    */
   async windowJson(
     db: Queryable,
@@ -111,23 +114,30 @@ export const detectionsRepository = {
     start: number,
     end: number,
     cache: DetectionJsonCache | null = null,
-  ): Promise<Buffer> {
+  ): Promise<Buffer | null> {
     const where = `d.video_id = $1 AND d.organization_id = $2 AND ${listedSql('d.review')}
        AND ${SPAN} && int8range($3::bigint, $4::bigint, '[]')`;
     const params = [videoId, org, Math.floor(start), Math.ceil(end)];
     if (!cache) {
       const [r] = await db.query<{ body: string }>(
-        `SELECT coalesce(json_agg(${DETECTION_JSON} ORDER BY d.time_begin, d.id), '[]')::text AS body
-         ${FROM} WHERE ${where}`,
+        `SELECT (SELECT coalesce(json_agg(${DETECTION_JSON} ORDER BY d.time_begin, d.id), '[]')::text
+                 ${FROM} WHERE ${where}) AS body
+         FROM videos vid WHERE vid.id = $1 AND vid.organization_id = $2`,
         params,
       );
-      return Buffer.from(r.body);
+      return r ? Buffer.from(r.body) : null;
     }
     // Which detections, at which versions: cheap (no JSON); their JSON from the cache where current.
-    const rows = await db.query<{ id: string; v: string }>(
-      `SELECT d.id, ${VERSION} AS v ${FROM} WHERE ${where} ORDER BY d.time_begin, d.id`,
+    // (No row: no such video. One row with no id: the video, and no detection in the window.)
+    const found = await db.query<{ id: string | null; v: string }>(
+      `SELECT w.id, w.v FROM videos vid
+       LEFT JOIN LATERAL (SELECT d.id, ${VERSION} AS v, d.time_begin ${FROM} WHERE ${where}) w ON true
+       WHERE vid.id = $1 AND vid.organization_id = $2
+       ORDER BY w.time_begin, w.id`,
       params,
     );
+    if (found.length === 0) return null;
+    const rows = found.filter((r): r is { id: string; v: string } => r.id !== null);
     const parts: (Buffer | undefined)[] = rows.map((r) => cache.get(Number(r.id), r.v));
     const missing = rows.filter((_, i) => parts[i] === undefined).map((r) => Number(r.id));
     if (missing.length > 0) {
