@@ -5,18 +5,14 @@ import { describe, expect, it } from 'vitest';
 import type { BrandIndex } from '../src/brand-index.ts';
 import { DescriptorIndex } from '../src/descriptor-index.ts';
 import type { FeatureSet } from '../src/features.ts';
-import { tempDir } from './fixtures.ts';
+import { rng, tempDir } from './fixtures.ts';
 
 const ENGINE = join(import.meta.dirname, '..');
 
-/** A deterministic stream of 32-bit words. */
+/** A deterministic stream of 32-bit words (the fixtures' generator, scaled back to integers). */
 function words(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const next = rng(seed);
+  return () => Math.floor(next() * 2 ** 32);
 }
 
 /** A brand of `count` random 256-bit descriptors (one example; the thumbnails are not looked at). */
