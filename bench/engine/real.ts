@@ -3,14 +3,16 @@
  * footage scored at whole seconds, and real photos.
  *
  * `node --import tsx bench/engine/real.ts [--brands 50] [--sample-fps 4] [--out .bench-out/engine/real]
- *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter] [--tracks]`
+ *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter] [--tracks]
+ *  [--dump]`: `--dump` also writes every video's detections (tracks with their segments) to
+ *  `<out>/detections-<source>.json`, to follow a track segment by segment.
  *
  * Each brand's index is built from its examples: crops cut at run time from other moments of the
  * footage than the scored frames (nothing of the footage is kept), or image files. Distractor brands
  * of the generated catalogue are added up to `--brands`. A detection matches a truth instance of
  * the same brand at polygon IoU >= 0.5, greedily per frame; difficult instances neither count as
  * misses nor make a detection that matches them false. Prints precision, recall and F1 per size band
- * (the truth's short side; a false detection by its own), per kind (a false detection counts under
+ * (the truth's short side; a false detection by its own), per broadcast brand, per kind (a false detection counts under
  * the kind of its source: photo, overlay when the engine placed it so, else board), placement
  * accuracy over matched broadcast detections, and false tracks per minute of broadcast (tracks
  * shown at a scored frame that match no truth instance at any of them; tracks shown at no scored
@@ -38,6 +40,7 @@ const { values: args } = parseArgs({
     detector: { type: 'string' },
     sources: { type: 'string' },
     tracks: { type: 'boolean', default: false },
+    dump: { type: 'boolean', default: false },
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -129,6 +132,7 @@ for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.
     ...(detector ? { detector } : {}),
   });
   minutes.set(s.id, res.frames / (res.fps ?? 1) / 60);
+  if (args.dump) await writeFile(join(OUT, `detections-${s.id}.json`), JSON.stringify(res.detections));
   const base = tracks.length;
   res.detections.forEach((d, i) =>
     tracks.push({
@@ -226,6 +230,7 @@ for (const f of truth.frames) {
       continue;
     }
     const kinds = [inst.kind, band(inst.quad), photo ? 'photos' : 'broadcast', 'all'];
+    if (!photo) kinds.push(`brand ${inst.brand}`);
     if (best >= 0) {
       used.add(best);
       for (const k of kinds) tally(k).tp++;
@@ -260,7 +265,14 @@ for (const f of truth.frames) {
         (why === 'quad' ? ' (off quad)' : why === 'brand' ? ` over ${over?.brand}` : ''),
     );
     const kind = photo ? 'photo' : d.overlay ? 'overlay' : 'board';
-    for (const k of [kind, band(d.quad), photo ? 'photos' : 'broadcast', 'all']) tally(k).fp++;
+    for (const k of [
+      kind,
+      band(d.quad),
+      photo ? 'photos' : 'broadcast',
+      'all',
+      ...(photo ? [] : [`brand ${d.brand}`]),
+    ])
+      tally(k).fp++;
   });
   // render
   const name = photo
@@ -324,6 +336,17 @@ for (const k of [
   say(
     `| ${k} | ${t.tp + t.fn} | ${t.tp} | ${t.fp} | ${t.fn} | ${p.toFixed(3)} | ${r.toFixed(3)} | ${f1.toFixed(3)} |`,
   );
+}
+say();
+// per brand on broadcast: a brand that is found far less often than its neighbours on the same
+// boards points at its examples or at a rival that takes its place
+say('| broadcast, per brand | truths | TP | FP | FN | precision | recall |');
+say('|---|---|---|---|---|---|---|');
+for (const [k, t] of [...tallies]
+  .filter(([k]) => k.startsWith('brand '))
+  .sort((a, b) => a[0].localeCompare(b[0]))) {
+  const { p, r } = prf(t);
+  say(`| ${k.slice(6)} | ${t.tp + t.fn} | ${t.tp} | ${t.fp} | ${t.fn} | ${p.toFixed(3)} | ${r.toFixed(3)} |`);
 }
 say();
 const photos = prf(tallies.get('photos') ?? { tp: 0, fp: 0, fn: 0 });
