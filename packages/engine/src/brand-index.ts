@@ -107,6 +107,8 @@ export function decodeThumbs(e: IndexedExample) {
     mask: e.thumbs.mask ? bytes(e.thumbs.mask) : undefined,
     uv: e.thumbs.uv ? bytes(e.thumbs.uv) : undefined,
     text: e.text ?? [],
+    /** where the logo is inside the example (see {@link IndexedExample.content}) */
+    content: e.content,
   };
 }
 

@@ -6,6 +6,7 @@ import {
   isConvexClockwise,
   type Quad,
 } from './geometry.ts';
+import { contentIn } from './content.ts';
 
 /** What every detection route returns, the detector's options, and the checks they share. */
 
@@ -196,16 +197,28 @@ export function plausible(
 }
 
 /** Keeps the best hit where hits overlap (several examples of a brand, or rival brands). */
-export function suppress(hits: FrameHit[]): FrameHit[] {
+export function suppress(
+  hits: FrameHit[],
+  examples?: readonly { width: number; height: number; content?: number[] }[],
+): FrameHit[] {
   hits.sort((a, b) => b.score - a.score || b.inliers - a.inliers);
-  const kept: FrameHit[] = [];
+  // Overlap is judged on the logos, not on the placed examples: an example cut from footage holds
+  // its logo with some of the board around it (often a slice of the row above or below, see
+  // content.ts), so the outlines of two sponsors' rows on one two-row board overlap widely while
+  // the rows themselves do not.
+  const logo = (h: FrameHit) => {
+    const ex = examples?.[h.example];
+    return ex ? contentIn(h.quad, h.part ? { ...ex, content: h.part } : ex) : h.quad;
+  };
+  const kept: { hit: FrameHit; logo: Quad }[] = [];
   for (const h of hits) {
+    const q = logo(h);
     // Rival brands on one spot: logos that share letters or marks (two wordmarks in one typeface)
     // match each other in part, and the better explained one wins.
     const clash = kept.some((k) =>
-      k.brand === h.brand ? quadIoU(k.quad, h.quad) > 0.3 : quadOverlapOfSmaller(k.quad, h.quad) > 0.4,
+      k.hit.brand === h.brand ? quadIoU(k.logo, q) > 0.3 : quadOverlapOfSmaller(k.logo, q) > 0.4,
     );
-    if (!clash) kept.push(h);
+    if (!clash) kept.push({ hit: h, logo: q });
   }
-  return kept;
+  return kept.map((k) => k.hit);
 }

@@ -29,5 +29,5 @@ export async function detectInFrame(
     if (route.enabled(opts))
       for (const h of await route.propose({ cv, frame, index, opts, found: hits.slice(), seq }))
         hits.push({ ...h, route: route.name });
-  return suppress(hits);
+  return suppress(hits, index.examples);
 }

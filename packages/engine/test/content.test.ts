@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentIn, textContent } from '../src/content.ts';
 import { quadIoU } from '../src/geometry.ts';
+import { suppress, type FrameHit } from '../src/hits.ts';
 import type { RgbaImage } from '../src/image-io.ts';
 
 /** An opaque dark example (w x h) with bright vertical strokes wherever `ink(x, y)` holds. */
@@ -61,5 +62,42 @@ describe('the logo inside an example (content quad)', () => {
     const want = LINE.map((v, i) => (i % 2 === 0 ? 100 + v / 2 : 200 + v / 2));
     placed.forEach((v, i) => expect(v).toBeCloseTo(want[i], 6));
     expect(contentIn(outline, { width: 400, height: 90 })).toBe(outline);
+  });
+
+  it('decides which of two overlapping hits stays by their logos, not by the placed examples', () => {
+    // Two sponsors' rows on one two-row board, each example cut as an upright box holding its own
+    // row on top and a slice of the other row under it: the placed examples overlap by half, the
+    // rows themselves not at all.
+    const top = [0, 0, 400, 0, 400, 40, 0, 40];
+    const ex = { width: 400, height: 80, content: top };
+    const examples = [ex, ex];
+    const upper: FrameHit = {
+      brand: 0,
+      example: 0,
+      quad: [100, 100, 300, 100, 300, 140, 100, 140],
+      inliers: 20,
+      score: 0.8,
+    };
+    const lower: FrameHit = {
+      brand: 1,
+      example: 1,
+      quad: [100, 120, 300, 120, 300, 160, 100, 160],
+      inliers: 12,
+      score: 0.4,
+    };
+    expect(suppress([upper, lower], examples)).toHaveLength(2);
+    // without the logos' places the weaker row would go (as before engine 0.17.0)
+    expect(suppress([upper, lower])).toEqual([upper]);
+    // the same brand twice on one row is still one hit
+    const again: FrameHit = {
+      ...lower,
+      brand: 0,
+      example: 0,
+      quad: [102, 101, 302, 101, 302, 141, 102, 141],
+    };
+    expect(suppress([upper, again], examples)).toEqual([upper]);
+    // and a rival on the same row still loses to the better explained hit
+    const rival: FrameHit = { ...again, brand: 1, example: 1 };
+    expect(suppress([rival, upper], examples)).toEqual([upper]);
   });
 });
