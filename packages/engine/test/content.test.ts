@@ -71,30 +71,21 @@ describe('the logo inside an example (content quad)', () => {
     const top = [0, 0, 400, 0, 400, 40, 0, 40];
     const ex = { width: 400, height: 80, content: top };
     const examples = [ex, ex];
-    const upper: FrameHit = {
-      brand: 0,
-      example: 0,
-      quad: [100, 100, 300, 100, 300, 140, 100, 140],
-      inliers: 20,
-      score: 0.8,
-    };
-    const lower: FrameHit = {
-      brand: 1,
-      example: 1,
-      quad: [100, 120, 300, 120, 300, 160, 100, 160],
-      inliers: 12,
-      score: 0.4,
-    };
+    // a hit of brand b's example b, 200 x 40 at (100, y)
+    const hit = (b: number, y: number, score: number): FrameHit => ({
+      brand: b,
+      example: b,
+      quad: [100, y, 300, y, 300, y + 40, 100, y + 40],
+      inliers: Math.round(score * 25),
+      score,
+    });
+    const upper = hit(0, 100, 0.8);
+    const lower = hit(1, 120, 0.4);
     expect(suppress([upper, lower], examples)).toHaveLength(2);
     // without the logos' places the weaker row would go (as before engine 0.17.0)
     expect(suppress([upper, lower])).toEqual([upper]);
     // the same brand twice on one row is still one hit
-    const again: FrameHit = {
-      ...lower,
-      brand: 0,
-      example: 0,
-      quad: [102, 101, 302, 101, 302, 141, 102, 141],
-    };
+    const again = { ...hit(0, 101, 0.4), quad: [102, 101, 302, 101, 302, 141, 102, 141] };
     expect(suppress([upper, again], examples)).toEqual([upper]);
     // and a rival on the same row still loses to the better explained hit
     const rival: FrameHit = { ...again, brand: 1, example: 1 };
