@@ -12,12 +12,13 @@
  * of the generated catalogue are added up to `--brands`. A detection matches a truth instance of
  * the same brand at polygon IoU >= 0.5, greedily per frame; difficult instances neither count as
  * misses nor make a detection that matches them false. Prints precision, recall and F1 per size band
- * (the truth's short side; a false detection by its own), per broadcast brand, per kind (a false detection counts under
- * the kind of its source: photo, overlay when the engine placed it so, else board), placement
- * accuracy over matched broadcast detections, and false tracks per minute of broadcast (tracks
- * shown at a scored frame that match no truth instance at any of them; tracks shown at no scored
- * frame are listed as unjudged and count against the target too), with the issue's targets, and the
- * tracks that are true at fewer than half of the scored frames that show them (partly false). Renders
+ * (the truth's short side; a false detection by its own), per broadcast brand, per kind (a false
+ * detection counts under the kind of its source: photo, overlay when the engine placed it so, else
+ * board), placement accuracy over matched broadcast detections, and false tracks per minute of
+ * broadcast (tracks shown at a scored frame that match no truth instance at any of them; tracks
+ * shown at no scored frame are listed as unjudged and count against the target too), with the
+ * issue's targets, and the tracks that are true at fewer than half of the scored frames that show
+ * them (partly false). Renders
  * truth (green) and detections (red) onto every scored frame under `--out`.
  *
  * `--engine <tree>` runs another checkout's engine (e.g. the worktree that versus.ts makes) on the
@@ -264,15 +265,14 @@ for (const f of truth.frames) {
       `${f.file?.split('/').pop() ?? `${f.source} ${f.time_ms! / 1000} s`}: ${d.brand}` +
         (why === 'quad' ? ' (off quad)' : why === 'brand' ? ` over ${over?.brand}` : ''),
     );
-    const kind = photo ? 'photo' : d.overlay ? 'overlay' : 'board';
-    for (const k of [
-      kind,
+    const kinds = [
+      photo ? 'photo' : d.overlay ? 'overlay' : 'board',
       band(d.quad),
       photo ? 'photos' : 'broadcast',
       'all',
-      ...(photo ? [] : [`brand ${d.brand}`]),
-    ])
-      tally(k).fp++;
+    ];
+    if (!photo) kinds.push(`brand ${d.brand}`);
+    for (const k of kinds) tally(k).fp++;
   });
   // render
   const name = photo

@@ -5,7 +5,7 @@ import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame } from './follow.ts';
 import type { ThumbExample } from './appearance.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions, type FrameHit } from './hits.ts';
-import { contentIn } from './content.ts';
+import { hitLogo } from './content.ts';
 import { maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
@@ -405,8 +405,7 @@ function toDetection(
   // Each hit places its example's outline; what is reported is the logo inside it.
   const logo = (h: { example: number; quad: number[]; part?: number[] }) => {
     const e = examples[h.example];
-    const ex = brands[e.brand].examples[e.local];
-    return contentIn(h.quad, h.part ? { ...ex, content: h.part } : ex);
+    return hitLogo(h, brands[e.brand].examples[e.local]);
   };
   const coordinates = trackSegments(
     { ...t, hits: t.hits.map((h) => ({ ...h, quad: logo(h) })) },

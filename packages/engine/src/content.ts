@@ -90,6 +90,17 @@ export function contentIn(outline: Quad, ex: { width: number; height: number; co
   return out.every(Number.isFinite) ? out : outline;
 }
 
+/**
+ * The logo a hit shows, where the hit placed its example: the part a route found (see
+ * `FrameHit.part`), else the example's content, else the whole example.
+ */
+export function hitLogo(
+  hit: { quad: Quad; part?: Quad },
+  ex: { width: number; height: number; content?: Quad },
+): Quad {
+  return contentIn(hit.quad, hit.part ? { ...ex, content: hit.part } : ex);
+}
+
 /** A line's quad grown by `share` of its height on every side, along its own axes. */
 function grow(q: number[], share: number): Quad {
   const len = (ax: number, ay: number) => Math.hypot(ax, ay) || 1;

@@ -6,7 +6,7 @@ import {
   isConvexClockwise,
   type Quad,
 } from './geometry.ts';
-import { contentIn } from './content.ts';
+import { hitLogo } from './content.ts';
 
 /** What every detection route returns, the detector's options, and the checks they share. */
 
@@ -208,7 +208,7 @@ export function suppress(
   // the rows themselves do not.
   const logo = (h: FrameHit) => {
     const ex = examples?.[h.example];
-    return ex ? contentIn(h.quad, h.part ? { ...ex, content: h.part } : ex) : h.quad;
+    return ex ? hitLogo(h, ex) : h.quad;
   };
   const kept: { hit: FrameHit; logo: Quad }[] = [];
   for (const h of hits) {
