@@ -33,7 +33,17 @@ export interface FrameHit {
   part?: Quad;
   /** the route that found it (see pipeline.ts) */
   route?: string;
+  /** what its words read as, where the words check read them (see word-check.ts) */
+  words?: Reading;
 }
+
+/**
+ * What a hit's words say about its brand: `own` when a line reads as its brand's words, `rival`
+ * when a line reads as another brand's clearly better and none as its own, `blank` when every line
+ * that could be read (tall enough, inside the frame) reads as no character at all, else `unsure`
+ * (blurred or tiny words, or nothing in particular).
+ */
+export type Reading = 'own' | 'rival' | 'blank' | 'unsure';
 
 /** Tunables of the per-frame detector (defaults come from the benchmark). */
 export interface DetectorOptions {

@@ -18,6 +18,8 @@ export interface TimedHit extends FrameHit {
 export interface Track {
   brand: number;
   hits: TimedHit[];
+  /** a follow of it read as another brand's words (see analyze.ts) */
+  contradicted?: boolean;
 }
 
 /** Options of the linker. */
@@ -221,6 +223,16 @@ export function classifyPlacement(track: Track): Placement {
   const still = track.hits.filter((h) => maxCornerDist(h.quad, med) <= tol).length;
   // One bad fit among many must not turn an overlay into an in-scene logo.
   return still >= Math.max(2, 0.8 * track.hits.length) ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
+}
+
+/**
+ * Whether the words tell against the track: a follow of it read as another brand's words (the
+ * follow was dropped; see analyze.ts) and none of its hits read as its own. A keypoint fit of one
+ * row of a two-row board laid over the other row reads as nothing clear in a blurred frame, and
+ * then as the other row's words once the follow carries it into a sharper one.
+ */
+export function wordsAgainst(track: Track): boolean {
+  return (track.contradicted ?? false) && !track.hits.some((h) => h.words === 'own');
 }
 
 /** Track confidence: strongest hits weigh most, and a logo confirmed over several frames gains. */

@@ -1,6 +1,6 @@
 import type { GrayImage } from './features.ts';
 import { applyH, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
-import type { FrameHit } from './hits.ts';
+import type { FrameHit, Reading } from './hits.ts';
 import { recognize, regionRgb } from './ocr.ts';
 import { normaliseText, textAgreement } from './routes/text-route.ts';
 
@@ -17,10 +17,14 @@ import { normaliseText, textAgreement } from './routes/text-route.ts';
  * recognition only, one line at a time, no detection pass); a hit is dropped when a line reads as
  * a line of another active brand clearly better than as any line of its own brand, and no line
  * reads as its own. Blurred or tiny words that read as nothing in particular leave the hit alone.
+ * What the words said is kept with the hit (`words`): the tracks use it too (see
+ * tracker.ts's `wordsAgainst`, and analyze.ts's follow back, which stops where the words read as
+ * no character at all).
  *
- * Reading costs 10-50 ms a line, so a verdict is kept for the place it was given at (carried with
- * the camera's motion, or fixed on screen for an overlay) for {@link MEMORY_MS}: a board or a
- * score bug seen again at the same place is not read again in every sample.
+ * Reading costs 10-50 ms a line, so a clear verdict (own or rival) is kept for the place it was
+ * given at (carried with the camera's motion, or fixed on screen for an overlay) for
+ * {@link MEMORY_MS}: a board or a score bug seen again at the same place is not read again in
+ * every sample. A reading that settles nothing is not kept: the next sample may be sharper.
  */
 
 /** A verdict holds this long for hits of its brand at its place. */
@@ -51,7 +55,7 @@ interface Verdict {
   quad: Quad;
   /** where it was on screen (an overlay stays there) */
   screen: Quad;
-  ok: boolean;
+  reading: 'own' | 'rival';
   timeMs: number;
 }
 
@@ -93,7 +97,25 @@ export class WordCheck {
     shift: [number, number] | null,
     scale: [number, number] = [1, 1],
   ): Promise<FrameHit[]> {
-    if (!this.active) return hits;
+    const readings = await this.readings(frame, hits, timeMs, shift, scale);
+    return hits.flatMap((h, i) => (readings[i] === 'rival' ? [] : [{ ...h, words: readings[i] }]));
+  }
+
+  /**
+   * What each hit's words say (see {@link read}), as {@link check} decides by it. A hit at a place
+   * whose words were read in the last {@link MEMORY_MS} gets that place's reading without reading
+   * again. Only what was read clearly (`own` or `rival`) is remembered: a line blurred by a pan is
+   * read again in the next sample, when the camera may have steadied (remembering `unsure` let a
+   * one-row-off fit of a two-row board through for a second after a blurred frame).
+   */
+  async readings(
+    frame: GrayImage,
+    hits: FrameHit[],
+    timeMs: number,
+    shift: [number, number] | null,
+    scale: [number, number] = [1, 1],
+  ): Promise<(Reading | undefined)[]> {
+    if (!this.active) return hits.map(() => undefined);
     // the first call for a frame carries what is remembered into it (a frame may be checked twice:
     // its detections, then its tracks' follows)
     if (timeMs !== this.at) {
@@ -104,11 +126,11 @@ export class WordCheck {
             .map((v) => ({ ...v, quad: v.quad.map((c, i) => c + shift[i % 2]) }))
         : [];
     }
-    const out: FrameHit[] = [];
+    const out: (Reading | undefined)[] = [];
     for (const h of hits) {
       // a text hit was placed by its words; a follow of one may have slid off them
       if ((h.route === 'text' && !h.followed) || this.examples[h.example]?.text.length === 0) {
-        out.push(h);
+        out.push(h.route === 'text' && !h.followed ? 'own' : undefined);
         continue;
       }
       const known = this.memory.find(
@@ -116,23 +138,32 @@ export class WordCheck {
           v.brand === h.brand &&
           (quadIoU(v.quad, h.quad) > SAME_PLACE || quadIoU(v.screen, h.quad) > SAME_PLACE),
       );
-      let ok = known?.ok;
-      if (ok === undefined) {
-        const quad = h.quad.map((v, i) => v / scale[i % 2]);
-        ok = !(await this.contradicted(frame, { ...h, quad }));
-        this.memory.push({ brand: h.brand, quad: h.quad, screen: h.quad, ok, timeMs });
+      let reading: Reading | undefined = known?.reading;
+      if (reading === undefined) {
+        reading = await this.read(frame, { ...h, quad: h.quad.map((v, i) => v / scale[i % 2]) });
+        if (reading === 'own' || reading === 'rival')
+          this.memory.push({ brand: h.brand, quad: h.quad, screen: h.quad, reading, timeMs });
       }
-      if (ok) out.push(h);
+      out.push(reading);
     }
     return out;
   }
 
-  /** Whether the hit's words read as another brand's line and none reads as its own. */
-  async contradicted(frame: GrayImage, h: FrameHit): Promise<boolean> {
+  /**
+   * What the hit's words say (see {@link Reading}): `own` when a line reads as its own brand's,
+   * `rival` when a line reads as another brand's clearly better than as its own and none reads as
+   * its own, `blank` when every line that could be read reads as no character at all (a follow
+   * that slid off the words onto the pitch), else `unsure`.
+   */
+  async read(frame: GrayImage, h: FrameHit): Promise<Reading> {
     const ex = this.examples[h.example];
     const H = quadToQuad([0, 0, ex.width, 0, ex.width, ex.height, 0, ex.height], h.quad);
-    if (!H) return false;
+    if (!H) return 'unsure';
     let rival = false;
+    let sure = false;
+    // lines read as no character at all, and whether any line read as some
+    let blank = 0;
+    let letters = false;
     for (const t of ex.text) {
       const q: Quad = [];
       for (let k = 0; k < 4; k++) q.push(...applyH(H, t.quad[2 * k], t.quad[2 * k + 1]));
@@ -140,8 +171,10 @@ export class WordCheck {
       const [, right, , left] = sides(q);
       if (Math.min(left, right) < MIN_LINE_HEIGHT) continue;
       const read = await readLine(frame, q);
-      if (!read) continue;
+      if (read === null) continue;
       const seen = normaliseText(read).text;
+      if (seen.length === 0) blank++;
+      else letters = true;
       if (seen.length < MIN_CHARS) continue;
       let own = 0;
       let other = 0;
@@ -150,10 +183,11 @@ export class WordCheck {
         if (l.brand === h.brand) own = Math.max(own, a);
         else other = Math.max(other, a);
       }
-      if (own >= OWN_SURE) return false;
+      if (own >= OWN_SURE) return 'own';
       if (other >= READS_AS && other >= own + MARGIN) rival = true;
+      else if (own >= READS_AS) sure = true;
     }
-    return rival;
+    return rival ? 'rival' : sure ? 'own' : blank > 0 && !letters ? 'blank' : 'unsure';
   }
 }
 

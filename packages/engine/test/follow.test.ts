@@ -6,7 +6,7 @@ import type { GrayImage } from '../src/features.ts';
 import type { WordCheck } from '../src/word-check.ts';
 import { followInFrame } from '../src/follow.ts';
 import { correlate, type ThumbExample } from '../src/appearance.ts';
-import { DEFAULT_DETECTOR } from '../src/hits.ts';
+import { DEFAULT_DETECTOR, type Reading } from '../src/hits.ts';
 import { exampleToFrame } from '../src/geometry.ts';
 import { loadGray, loadLogo } from '../src/image-io.ts';
 import { buildBrandIndex } from '../src/index.ts';
@@ -95,9 +95,9 @@ describe('following a new track back in time', () => {
     const earlier = await frame('pan-before.png', before);
     const asked: number[][] = [];
     // the words check's verdict on the place found (its reading is tested in word-check.test.ts)
-    const words = (verdict: boolean) =>
+    const words = (verdict: Reading) =>
       ({
-        contradicted: async (_f: GrayImage, h: { quad: number[] }) => {
+        read: async (_f: GrayImage, h: { quad: number[] }) => {
           asked.push(h.quad);
           return verdict;
         },
@@ -111,12 +111,48 @@ describe('following a new track back in time', () => {
       [ex],
       1,
       1,
-      words(false),
+      words('unsure'),
     );
     expect(kept.hits.map((h) => h.timeMs)).toEqual([0, 250]);
     expect(maxCornerError(asked[0], before)).toBeLessThanOrEqual(3);
     const t = track();
-    await followBack(t, [{ timeMs: 0, frame: earlier, into: [0, 0] }], [pan, 0], [], [ex], 1, 1, words(true));
+    await followBack(
+      t,
+      [{ timeMs: 0, frame: earlier, into: [0, 0] }],
+      [pan, 0],
+      [],
+      [ex],
+      1,
+      1,
+      words('rival'),
+    );
     expect(t.hits.map((h) => h.timeMs)).toEqual([250]);
+  });
+
+  it('stops where the words read as nothing at two steps back in a row, and drops both', async () => {
+    // the logo stands still at its place in three earlier samples
+    const still = await frame('still.png', now);
+    const recent = [0, 250, 500].map((timeMs) => ({
+      timeMs,
+      frame: still,
+      into: [0, 0] as [number, number],
+    }));
+    const at750 = () => {
+      const t = track();
+      t.hits[0] = { ...t.hits[0], timeMs: 750, cam: [0, 0] };
+      return t;
+    };
+    // the readings of the steps back, newest first (the words check itself is tested in word-check.test.ts)
+    const words = (...readings: Reading[]) => {
+      let step = 0;
+      return { read: async () => readings[step++] } as unknown as WordCheck;
+    };
+    const blankTwice = at750();
+    await followBack(blankTwice, recent, [0, 0], [], [ex], 1, 1, words('blank', 'blank', 'own'));
+    expect(blankTwice.hits.map((h) => h.timeMs)).toEqual([750]);
+    // one blank reading (a blurred frame, a line too faint to read) does not stop it
+    const blankOnce = at750();
+    await followBack(blankOnce, recent, [0, 0], [], [ex], 1, 1, words('blank', 'unsure', 'blank'));
+    expect(blankOnce.hits.map((h) => h.timeMs)).toEqual([0, 250, 500, 750]);
   });
 });

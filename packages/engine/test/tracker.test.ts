@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FrameHit } from '../src/hits.ts';
-import { classifyPlacement, Tracker, withoutOddFits, type Track } from '../src/tracker.ts';
+import { classifyPlacement, Tracker, withoutOddFits, wordsAgainst, type Track } from '../src/tracker.ts';
 
 const hit = (quad: number[]): FrameHit => ({ brand: 0, example: 0, quad, inliers: 20, score: 0.8 });
 const at = (x: number, y: number) => [x, y, x + 100, y, x + 100, y + 40, x, y + 40];
@@ -63,5 +63,24 @@ describe('Tracker across cuts and camera motion', () => {
       };
     });
     expect(withoutOddFits({ brand: 0, hits: zoom }).hits).toHaveLength(7);
+  });
+});
+
+describe('what the words say about a track', () => {
+  const track = (words: (FrameHit['words'] | undefined)[], contradicted?: boolean): Track => ({
+    brand: 0,
+    hits: words.map((w, i) => ({ ...hit(at(40, 340)), timeMs: i * 250, ...(w ? { words: w } : {}) })),
+    ...(contradicted === undefined ? {} : { contradicted }),
+  });
+
+  it('tells against a track whose follow read as another brand and that never read as its own', () => {
+    expect(wordsAgainst(track(['unsure', 'blank'], true))).toBe(true);
+    expect(wordsAgainst(track([undefined], true))).toBe(true);
+  });
+
+  it('leaves a track that read as its own once, or whose follows never read as another brand', () => {
+    expect(wordsAgainst(track(['unsure', 'own', 'unsure'], true))).toBe(false);
+    expect(wordsAgainst(track(['unsure', 'unsure']))).toBe(false);
+    expect(wordsAgainst(track(['unsure'], false))).toBe(false);
   });
 });

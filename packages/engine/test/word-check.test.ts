@@ -2,7 +2,10 @@ import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
+import type { FrameHit } from '../src/hits.ts';
+import { loadGray } from '../src/image-io.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
+import { WordCheck, type WordExample } from '../src/word-check.ts';
 import { normaliseText, textAgreement } from '../src/routes/text-route.ts';
 import { frameCrop, framePng, quadBox, tempDir } from './fixtures.ts';
 
@@ -77,5 +80,60 @@ describe.skipIf(!have)('the words check on a real broadcast frame', () => {
     expect(res.detections.some(on('Ovunque', ROW_EVERYWHERE))).toBe(false);
     // what keypoints found right stays: the EVERYWHERE row of the board at the left
     expect(res.detections.some((d) => d.brandId === 'Everywhere')).toBe(true);
+  });
+});
+
+describe.skipIf(!have)('reading the words where a hit lies', () => {
+  // Two brands whose examples are a single line of words each, read at activation as these texts.
+  // A hit's quad is then the line's own quad in the frame.
+  const line = (brand: number, text: string): WordExample => ({
+    brand,
+    width: 100,
+    height: 20,
+    text: [{ text, quad: [0, 0, 100, 0, 100, 20, 0, 20] }],
+  });
+  const words = () =>
+    new WordCheck([
+      line(0, 'JOIN THE FAMILY'),
+      line(1, 'EVERYWHERE, ALWAYS, NERAZZURRI'),
+      line(2, 'OVUNQUE, SEMPRE, NERAZZURRI'),
+    ]);
+  const hit = (example: number, quad: number[]): FrameHit => ({
+    brand: example,
+    example,
+    quad,
+    inliers: 20,
+    score: 0.6,
+  });
+  const gray = async (seconds: number) => {
+    const file = join(await tempDir(), 'frame.png');
+    await writeFile(file, await framePng(CLIP, seconds));
+    return loadGray(file, 848);
+  };
+  // At 7.5 s a JOIN THE FAMILY board stands below the right end of an IM INTER CLUB board; 250 ms
+  // earlier, where a follow of it back in time had slid, lies the white edge of the pitch.
+  const BOARD = [581, 45, 685, 42, 689, 69, 582, 72];
+  const PITCH_EDGE = [567, 61, 662, 67, 679, 83, 567, 74];
+
+  it('reads its own words, another brand words and no words at all', async () => {
+    const check = words();
+    expect(await check.read(await gray(7.5), hit(0, BOARD))).toBe('own');
+    expect(await check.read(await gray(7.25), hit(0, PITCH_EDGE))).toBe('blank');
+    // the OVUNQUE example laid over an EVERYWHERE row (see above)
+    expect(await check.read(await gray(AT), hit(2, ROW_EVERYWHERE))).toBe('rival');
+    expect(await check.read(await gray(AT), hit(1, ROW_EVERYWHERE))).toBe('own');
+  });
+
+  it('remembers only what it read clearly: a place read as nothing is read again in the next sample', async () => {
+    const check = words();
+    // nothing to read at the place at first (a frame before the board came into view, here a grey
+    // frame), then the EVERYWHERE row a sample later at the same place
+    const { width, height } = await gray(AT);
+    const blank = { width, height, data: new Uint8Array(width * height).fill(128) };
+    const ovunque = hit(2, ROW_EVERYWHERE);
+    expect(await check.check(blank, [ovunque], 0, [0, 0])).toHaveLength(1);
+    expect(await check.check(await gray(AT), [ovunque], 250, [0, 0])).toHaveLength(0);
+    // and what it read clearly holds for the place: the rival verdict stays, even on the grey frame
+    expect(await check.check(blank, [ovunque], 500, [0, 0])).toHaveLength(0);
   });
 });
