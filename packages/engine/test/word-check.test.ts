@@ -84,7 +84,7 @@ describe.skipIf(!have)('the words check on a real broadcast frame', () => {
 });
 
 describe.skipIf(!have)('reading the words where a hit lies', () => {
-  // Two brands whose examples are a single line of words each, read at activation as these texts.
+  // Three brands whose examples are a single line of words each, read at activation as these texts.
   // A hit's quad is then the line's own quad in the frame.
   const line = (brand: number, text: string): WordExample => ({
     brand,
@@ -115,7 +115,7 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
   const BOARD = [581, 45, 685, 42, 689, 69, 582, 72];
   const PITCH_EDGE = [567, 61, 662, 67, 679, 83, 567, 74];
 
-  it('reads its own words, another brand words and no words at all', async () => {
+  it("reads its own words, another brand's words and no words at all", async () => {
     const check = words();
     expect(await check.read(await gray(7.5), hit(0, BOARD))).toBe('own');
     expect(await check.read(await gray(7.25), hit(0, PITCH_EDGE))).toBe('blank');
