@@ -71,11 +71,15 @@ describe('a video longer than a chunk', () => {
     expect(working.length).toBeGreaterThan(0);
     for (const p of working) expect([0, 33, 66, 99]).toContain(p);
 
-    // Three chunk jobs, one per span, each run once.
-    const jobs = await s.ctx.db.query<{ chunk: number; state: string }>(
-      `SELECT (data->>'chunk')::int AS chunk, state FROM pgboss.job WHERE name = $1 AND (data->>'videoId')::int = $2 ORDER BY 1`,
-      [JOBS.analyzeChunk, videoId],
-    );
+    // Three chunk jobs, one per span, each run once. The queue marks the last one completed once
+    // its handler has returned, a moment after that handler set the video OK: wait for that.
+    const jobs = await eventually(async () => {
+      const rows = await s.ctx.db.query<{ chunk: number; state: string }>(
+        `SELECT (data->>'chunk')::int AS chunk, state FROM pgboss.job WHERE name = $1 AND (data->>'videoId')::int = $2 ORDER BY 1`,
+        [JOBS.analyzeChunk, videoId],
+      );
+      return rows.every((r) => r.state !== 'active') && rows;
+    }, 10_000);
     expect(jobs).toEqual([0, 1, 2].map((chunk) => ({ chunk, state: 'completed' })));
     // The chunks' rows are gone once the result is written.
     expect(await s.ctx.db.query('SELECT 1 FROM analysis_chunks WHERE video_id = $1', [videoId])).toEqual([]);
