@@ -20,7 +20,7 @@ import {
   type Track,
 } from './tracker.ts';
 import { probeVideo, streamFrames } from './video.ts';
-import { WordCheck } from './word-check.ts';
+import { keptByWords, WordCheck } from './word-check.ts';
 
 /** One brand instance over a time span. */
 export interface EngineDetection {
@@ -170,7 +170,7 @@ export async function analyzeVideo(
       tracked.forEach((x, i) => {
         if (read[i] === 'rival') x.track.contradicted = true;
       });
-      followed = followed.flatMap((h, i) => (read[i] === 'rival' ? [] : [{ ...h, words: read[i] }]));
+      followed = keptByWords(followed, read);
     }
     const started = tracker.push(f.timeMs, [...hits, ...followed], motion);
     // the scene's shift into this frame, which following back undoes

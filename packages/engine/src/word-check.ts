@@ -97,8 +97,7 @@ export class WordCheck {
     shift: [number, number] | null,
     scale: [number, number] = [1, 1],
   ): Promise<FrameHit[]> {
-    const readings = await this.readings(frame, hits, timeMs, shift, scale);
-    return hits.flatMap((h, i) => (readings[i] === 'rival' ? [] : [{ ...h, words: readings[i] }]));
+    return keptByWords(hits, await this.readings(frame, hits, timeMs, shift, scale));
   }
 
   /**
@@ -189,6 +188,11 @@ export class WordCheck {
     }
     return rival ? 'rival' : sure ? 'own' : blank > 0 && !letters ? 'blank' : 'unsure';
   }
+}
+
+/** The hits whose words do not read as another brand's, each with what its words read as. */
+export function keptByWords(hits: FrameHit[], readings: (Reading | undefined)[]): FrameHit[] {
+  return hits.flatMap((h, i) => (readings[i] === 'rival' ? [] : [{ ...h, words: readings[i] }]));
 }
 
 /** The text of one line of the frame (its quad in frame pixels), or null where it leaves the frame. */
