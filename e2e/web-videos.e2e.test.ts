@@ -280,6 +280,8 @@ describe('videos', () => {
     });
     await page.getByRole('button', { name: 'Upload video' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add video' });
+    // Into the folder shown (the page has just been loaded: the button waits for the folder tree).
+    expect(await dialog.getByRole('combobox', { name: /^Folder/ }).textContent()).toBe(`/${folder}`);
     // About 100 KB: at 4 KB/s it is still uploading for the whole check.
     await dialog.getByLabel('Video file').setInputFiles(testVideo(8, 'testsrc-8s.mp4'));
     await dialog.getByLabel(/^Name/).fill(`${videoName} slow`);

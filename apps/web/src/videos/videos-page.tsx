@@ -191,7 +191,14 @@ export default function VideosPage() {
         </Stack>
       }
       actions={
-        <Button variant="contained" startIcon={<UploadIcon />} onClick={() => setAddOpen(true)}>
+        // The upload goes to the folder shown, which is known once the tree has arrived: opened
+        // earlier (a page just loaded), the dialog would offer the root and the video land there.
+        <Button
+          variant="contained"
+          startIcon={<UploadIcon />}
+          disabled={tree.data === undefined}
+          onClick={() => setAddOpen(true)}
+        >
           Upload video
         </Button>
       }
