@@ -133,6 +133,46 @@ describe('resumable uploads (tus)', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('answers a HEAD that comes while the last PATCH is making the video once the video is made', async () => {
+    // A client whose last PATCH seemed lost asks with HEAD while the server, all bytes stored, is
+    // still making the video (the file already moved, the row not yet written). "Gone" would make
+    // it upload the file again as a second video; "complete" would report a video not in the list yet.
+    const data = smallVideo();
+    const url = tus.urlOf(await tus.create(data.length, { name: 'Asked early', filename: 'a.mp4' }));
+    const db = s.ctx.db;
+    const query = db.query.bind(db);
+    let atInsert: () => void = () => undefined;
+    const reached = new Promise<void>((r) => (atInsert = r));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    db.query = (async (text: string, params?: unknown[]) => {
+      if (/^\s*INSERT INTO videos\b/.test(text)) {
+        atInsert();
+        await gate;
+      }
+      return query(text, params);
+    }) as typeof db.query;
+    try {
+      const patch = tus.patch(url, 0, data);
+      await reached;
+      let answered = false;
+      const head = tus.head(url).finally(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false);
+      release();
+      const [h, p] = await Promise.all([head, patch]);
+      expect(p.status).toBe(204);
+      expect(h.status).toBe(200);
+      expect(h.headers.get('upload-offset')).toBe(String(data.length));
+      expect(h.headers.get('video-id')).toBe(p.headers.get('video-id'));
+    } finally {
+      db.query = query;
+      release();
+    }
+    const rows = await db.query('SELECT id FROM videos WHERE name = $1', ['Asked early']);
+    expect(rows).toHaveLength(1);
+  });
+
   it("checks the form when the upload is created, with the multipart route's messages", async () => {
     const detail = async (r: Promise<Response>) => {
       const res = await r;

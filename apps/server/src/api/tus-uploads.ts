@@ -262,14 +262,34 @@ export async function registerTusUploads(app: FastifyInstance, ctx: AppContext):
     const id = req.params.id;
     if (id !== undefined) {
       if (!ID.test(id)) return reply.code(404).send({ detail: 'Upload not found.' });
-      if (req.method === 'HEAD') {
-        const done = await headOfFinished(org, id);
-        if (done) return sendTus(reply, done);
-      }
-      if (!(await ownerCheck(org, id))) {
-        return reply.code(404).header('Tus-Resumable', '1.0.0').send({ detail: 'Upload not found.' });
-      }
+      if (req.method === 'HEAD') return sendTus(reply, await head(org, id, req));
+      if (!(await ownerCheck(org, id))) return sendTus(reply, uploadNotFound());
     }
+    return sendTus(reply, await tus.handleWeb(webRequest(req, org)));
+  }
+
+  /**
+   * HEAD: a finished upload is answered by {@link headOfFinished} (its video made first), the
+   * others by @tus/server. That one answers once it holds the upload's lock, which the last PATCH
+   * lets go before it makes the video: a HEAD that came meanwhile would hear "complete" before the
+   * video exists, or "gone" once the file has moved (and the client would send the file again,
+   * as a second video). So only its answer that the upload goes on stands as it is; another is
+   * asked again once the video being made is there.
+   */
+  async function head(org: number, id: string, req: FastifyRequest): Promise<Response> {
+    for (let attempt = 1; ; attempt += 1) {
+      const done = await headOfFinished(org, id);
+      if (done) return done;
+      if (!(await ownerCheck(org, id))) return uploadNotFound();
+      const res = await tus.handleWeb(webRequest(req, org));
+      const pending = finishing.get(id);
+      if (attempt === 2 || (!pending && res.status === 200 && !isComplete(res))) return res;
+      await pending?.catch(() => undefined);
+    }
+  }
+
+  /** The request as @tus/server takes it (a web Request), its caller noted for the hooks. */
+  function webRequest(req: FastifyRequest, org: number): Request {
     const hasBody = req.method === 'PATCH' || req.method === 'POST';
     const webReq = new Request(`http://localhost${req.url}`, {
       method: req.method,
@@ -282,7 +302,7 @@ export async function registerTusUploads(app: FastifyInstance, ctx: AppContext):
       duplex: 'half',
     } as RequestInit);
     calls.set(webReq, { org, req });
-    return sendTus(reply, await tus.handleWeb(webReq));
+    return webReq;
   }
 
   /**
@@ -336,6 +356,20 @@ export async function registerTusUploads(app: FastifyInstance, ctx: AppContext):
       scope.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE'], url, ...opts, handler: handle });
     }
   });
+}
+
+/** Another organization's upload, or none: told apart by no one. */
+function uploadNotFound(): Response {
+  return new Response(JSON.stringify({ detail: 'Upload not found.' }), {
+    status: 404,
+    headers: { 'Tus-Resumable': '1.0.0', 'content-type': 'application/json' },
+  });
+}
+
+/** A HEAD answer saying that every byte has arrived. */
+function isComplete(res: Response): boolean {
+  const offset = res.headers.get('upload-offset');
+  return offset !== null && offset === res.headers.get('upload-length');
 }
 
 async function sendTus(reply: FastifyReply, res: Response): Promise<FastifyReply> {
