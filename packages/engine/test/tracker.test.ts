@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { FrameHit } from '../src/hits.ts';
-import { classifyPlacement, Tracker, withoutOddFits, wordsAgainst, type Track } from '../src/tracker.ts';
+import {
+  classifyPlacement,
+  Tracker,
+  trackSegments,
+  withoutOddFits,
+  wordsAgainst,
+  type Track,
+} from '../src/tracker.ts';
 
 const hit = (quad: number[]): FrameHit => ({ brand: 0, example: 0, quad, inliers: 20, score: 0.8 });
 const at = (x: number, y: number) => [x, y, x + 100, y, x + 100, y + 40, x, y + 40];
@@ -82,5 +89,26 @@ describe('what the words say about a track', () => {
     expect(wordsAgainst(track(['unsure', 'own', 'unsure'], true))).toBe(false);
     expect(wordsAgainst(track(['unsure', 'unsure']))).toBe(false);
     expect(wordsAgainst(track(['unsure'], false))).toBe(false);
+  });
+});
+
+describe('trackSegments', () => {
+  const timed = (timeMs: number, x: number) => ({ ...hit(at(x, 100)), timeMs });
+
+  it('moves the quad in a straight line over the samples a track missed, not holding it behind a pan', () => {
+    // found at 0 and 750 ms (two samples missed), 30 px to the right by then; then still
+    const t: Track = { brand: 0, hits: [timed(0, 200), timed(750, 230), timed(1000, 230)] };
+    const segs = trackSegments(t, 250, 2000);
+    expect(segs.map((s) => [s.start_time, s.end_time, s.points[0]])).toEqual([
+      [0, 250, 200],
+      [250, 500, 210],
+      [500, 750, 220],
+      [750, 1250, 230],
+    ]);
+  });
+
+  it('keeps a logo that stood still over a gap as one segment', () => {
+    const t: Track = { brand: 0, hits: [timed(0, 200), timed(750, 200)] };
+    expect(trackSegments(t, 250, 2000)).toEqual([{ start_time: 0, end_time: 1000, points: at(200, 100) }]);
   });
 });
