@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { oneSample } from '../src/analyze.ts';
 import type { FrameHit } from '../src/hits.ts';
 import {
   classifyPlacement,
@@ -110,5 +111,25 @@ describe('trackSegments', () => {
   it('keeps a logo that stood still over a gap as one segment', () => {
     const t: Track = { brand: 0, hits: [timed(0, 200), timed(750, 200)] };
     expect(trackSegments(t, 250, 2000)).toEqual([{ start_time: 0, end_time: 1000, points: at(200, 100) }]);
+  });
+});
+
+describe('oneSample', () => {
+  const seen = (...times: number[]): Track => ({
+    brand: 0,
+    hits: times.map((timeMs) => ({ ...hit(at(200, 100)), timeMs })),
+  });
+
+  it('tells a track seen in one sample inside the analysed span', () => {
+    // 4 samples a second over 0-10 s
+    expect(oneSample(seen(5000), 0, 10_000, 250)).toBe(true);
+    expect(oneSample(seen(5000, 5250), 0, 10_000, 250)).toBe(false);
+  });
+
+  it('keeps one at an edge of the span, which the next chunk may go on with', () => {
+    expect(oneSample(seen(0), 0, 10_000, 250)).toBe(false);
+    expect(oneSample(seen(9750), 0, 10_000, 250)).toBe(false);
+    expect(oneSample(seen(60_000), 60_000, 120_000, 250)).toBe(false);
+    expect(oneSample(seen(60_250), 60_000, 120_000, 250)).toBe(true);
   });
 });
