@@ -15,6 +15,7 @@ import {
   trackSegments,
   Tracker,
   withoutOddFits,
+  oneSample,
   wordsAgainst,
   type Placement,
   type Track,
@@ -211,20 +212,6 @@ export async function analyzeVideo(
     .sort((a, b) => a.time_begin - b.time_begin);
   opts.onProgress?.(1);
   return { width: info.width, height: info.height, fps: info.fps, frames: info.frames, detections };
-}
-
-/**
- * A track seen in one sample only, away from the edges of the analysed span: more often a chance
- * fit than a logo (see followInFrame), and a quarter of a second on screen at the default rate. On
- * the real set at 720p (`real.ts --video-scale 1.5`) dropping them took off 1 of its 2 false
- * tracks and both tracks shown at no scored frame, for 2 true detections of 142; at 848x478 it cost
- * the same 2 of 114 and took off no false one (there were none). At an edge of the span the track
- * may go on in the next chunk, whose stitch needs it. Exported for its test.
- */
-export function oneSample(t: Track, startMs: number, endMs: number, stepMs: number): boolean {
-  if (t.hits.length !== 1) return false;
-  const at = t.hits[0].timeMs;
-  return at - startMs >= stepMs && endMs - at > stepMs;
 }
 
 /** Finds the brands' logos in a still image (times are 0). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { oneSample } from '../src/analyze.ts';
 import type { FrameHit } from '../src/hits.ts';
 import {
   classifyPlacement,
+  oneSample,
   Tracker,
   trackSegments,
   withoutOddFits,
