@@ -13,6 +13,7 @@ import { requiredFilled } from '../components/validation';
 import { notify } from '../state/status-store';
 import { VisibilityList } from './visibility-list';
 import { NameField } from '../components/name-field';
+import { useRefetchOnOpen } from '../api/use-refetch-on-open';
 
 /** Spec section 9: the project description shows up to 5 rows. */
 export const DESCRIPTION_ROWS = 5;
@@ -32,6 +33,7 @@ export function ProjectDialog({ project, ...rest }: Props) {
 
 function ProjectForm({ project, brands, placements, onClose }: Props & { project: Project | null }) {
   const queryClient = useQueryClient();
+  useRefetchOnOpen(QK.brands, QK.placements);
   const [tab, setTab] = useState<'project' | 'brand' | 'placement'>('project');
   const [name, setName] = useState(project?.name ?? '');
   const [description, setDescription] = useState(project?.description ?? '');

@@ -13,6 +13,7 @@ import { MultiPicker } from '../components/multi-picker';
 import { notify } from '../state/status-store';
 import { NO_PROJECT, ProjectSelect, projectToValue, valueToProject } from '../videos/project-select';
 import { NameField } from '../components/name-field';
+import { useRefetchOnOpen } from '../api/use-refetch-on-open';
 
 interface Props {
   tag: Tag | null | undefined;
@@ -28,6 +29,7 @@ export function TagDialog({ tag, ...rest }: Props) {
 
 function TagForm({ tag, brands, placements, projects, onClose }: Props & { tag: Tag | null }) {
   const queryClient = useQueryClient();
+  useRefetchOnOpen(QK.brands, QK.placements, QK.projects);
   const [name, setName] = useState(tag?.name ?? '');
   // Spec: the brand picker accepts only numbers (brand ids).
   const [brandId, setBrandId] = useState<number | null>(tag?.brand ?? null);

@@ -14,6 +14,8 @@ import { MultiPicker } from '../components/multi-picker';
 import { startLoading, stopLoading } from '../state/loading-store';
 import { notify } from '../state/status-store';
 import { saveBlob } from './save-blob';
+import { QK } from '../api/query-keys';
+import { useRefetchOnOpen } from '../api/use-refetch-on-open';
 
 /** Spec: three export modes. */
 export type ExportMode = 'default' | 'tags' | 'withoutPlacement';
@@ -58,6 +60,7 @@ export function ExportWizard({ video, onClose }: { video: Video | null; onClose(
 }
 
 function ExportForm({ video, onClose }: { video: Video; onClose(): void }) {
+  useRefetchOnOpen(QK.brands, QK.placements, QK.tags);
   const brands = useBrands().data ?? [];
   const placements = usePlacements().data ?? [];
   const tags = useTags().data ?? [];

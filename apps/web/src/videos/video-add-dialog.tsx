@@ -10,6 +10,7 @@ import { FolderSelect, folderToValue, valueToFolder } from './folder-select';
 import { NO_PROJECT, ProjectSelect, valueToProject } from './project-select';
 import { startUpload } from './upload-manager';
 import { NameField } from '../components/name-field';
+import { useRefetchOnOpen } from '../api/use-refetch-on-open';
 
 interface Props {
   open: boolean;
@@ -30,6 +31,7 @@ function nameFromFile(file: File): string {
 
 function VideoAddForm({ folders, projects, currentFolder, onClose }: Omit<Props, 'open'>) {
   const queryClient = useQueryClient();
+  useRefetchOnOpen(QK.videos, QK.projects);
   const [name, setName] = useState('');
   const [folder, setFolder] = useState(folderToValue(currentFolder));
   const [project, setProject] = useState(NO_PROJECT);

@@ -10,6 +10,7 @@ import { notify } from '../state/status-store';
 import { FolderSelect, folderToValue, valueToFolder } from './folder-select';
 import { ProjectSelect, projectToValue, valueToProject } from './project-select';
 import { NameField } from '../components/name-field';
+import { useRefetchOnOpen } from '../api/use-refetch-on-open';
 
 interface Props {
   video: Video | null;
@@ -24,6 +25,7 @@ export function VideoEditDialog({ video, ...rest }: Props) {
 
 function VideoEditForm({ video, folders, projects, onClose }: Props & { video: Video }) {
   const queryClient = useQueryClient();
+  useRefetchOnOpen(QK.videos, QK.projects);
   const [name, setName] = useState(video.name);
   const [folder, setFolder] = useState(folderToValue(video.folder));
   const [project, setProject] = useState(projectToValue(video.project?.id));
