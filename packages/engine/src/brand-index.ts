@@ -11,7 +11,7 @@ import type { RgbaImage } from './image-io.ts';
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
  */
-export const INDEX_FORMAT = 'orb7';
+export const INDEX_FORMAT = 'orb8';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {

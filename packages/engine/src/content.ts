@@ -35,6 +35,8 @@ export function textContent(
   for (let i = 0; i < w * h; i++)
     grey[i] = 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2];
   const grown = lines.map((l) => grow(l.quad, LINE_MARGIN));
+  const main = lines.reduce((a, b) => (b.text.length > a.text.length ? b : a)).quad;
+  const scraps = cutStrips(grey, w, h, main);
   let inside = 0;
   let all = 0;
   // gradient magnitude away from the image's own border (a crop's edge is no edge of the logo)
@@ -42,16 +44,19 @@ export function textContent(
     for (let x = 2; x < w - 2; x++) {
       const i = y * w + x;
       const e = Math.abs(grey[i + 1] - grey[i - 1]) + Math.abs(grey[i + w] - grey[i - w]);
-      all += e;
       if (grown.some((q) => insideConvex(q, x + 0.5, y + 0.5))) inside += e;
+      else if (scraps(x + 0.5, y + 0.5)) continue;
+      all += e;
     }
   }
   if (all === 0 || inside / all < TEXT_EDGE_SHARE) return undefined;
-  // A short line cut by the example's edge, or a scrap of a few letters, is the ground around the
-  // logo (the next board's words), not the logo: the crop's own line may touch the edge too, but
-  // it is the longest.
+  // A short line cut by the example's edge or lying in a strip the crop cuts, or a scrap of a few
+  // letters, is the ground around the logo (the next board's words), not the logo: the crop's own
+  // line may touch the edge too, but it is the longest.
   const longest = Math.max(...lines.map((l) => l.text.length));
-  const cut = (q: number[]) => q.some((v, i) => v <= EDGE || v >= (i % 2 === 0 ? w : h) - EDGE);
+  const cut = (q: number[]) =>
+    q.some((v, i) => v <= EDGE || v >= (i % 2 === 0 ? w : h) - EDGE) ||
+    scraps((q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4);
   const words = lines.filter(
     (l) => l.text.length >= longest / 2 || (!cut(l.quad) && l.text.length >= MIN_OWN_LINE),
   );
@@ -99,6 +104,54 @@ export function hitLogo(
   ex: { width: number; height: number; content?: Quad },
 ): Quad {
   return contentIn(hit.quad, hit.part ? { ...ex, content: hit.part } : ex);
+}
+
+/** Rows of edges next to the crop's border, as a share of the line's own, that make a strip cut. */
+const CUT_SHARE = 0.7;
+
+/**
+ * Whether a point lies in a strip above or below the example's main line that the crop cuts: the
+ * next board's row (or the ground) sliced off by the example's upper or lower border, thinner than
+ * a line, whose strokes run into that border. Such a scrap is no part of the logo, however sharp
+ * the footage shows it (its edges grew with the resolution and decided the content before).
+ * A frame or a mark above or below the words stays: it ends inside the image, so no strokes cross
+ * the border next to it, or it is as tall as a line.
+ */
+function cutStrips(grey: Float32Array, w: number, h: number, q: number[]): (x: number, y: number) => boolean {
+  const lineH = (Math.hypot(q[6] - q[0], q[7] - q[1]) + Math.hypot(q[4] - q[2], q[5] - q[3])) / 2;
+  const g = grow(q, LINE_MARGIN);
+  const x0 = Math.max(2, Math.ceil(Math.max(g[0], g[6])));
+  const x1 = Math.min(w - 3, Math.floor(Math.min(g[2], g[4])));
+  if (x1 <= x0 || lineH <= 0) return () => false;
+  const at = (ax: number, ay: number, bx: number, by: number, x: number) =>
+    Math.abs(bx - ax) < 1e-6 ? (ay + by) / 2 : ay + ((x - ax) * (by - ay)) / (bx - ax);
+  const top = (x: number) => at(g[0], g[1], g[2], g[3], x);
+  const bottom = (x: number) => at(g[6], g[7], g[4], g[5], x);
+  // strokes crossing a row: the gradient along it, per pixel
+  const along = (y: number) => {
+    let s = 0;
+    for (let x = x0; x <= x1; x++) s += Math.abs(grey[y * w + x + 1] - grey[y * w + x - 1]);
+    return s / (x1 - x0 + 1);
+  };
+  let own = 0;
+  let n = 0;
+  for (let x = x0; x <= x1; x++) {
+    for (let y = Math.max(2, Math.ceil(top(x))); y <= Math.min(h - 3, bottom(x)); y++) {
+      own += Math.abs(grey[y * w + x + 1] - grey[y * w + x - 1]);
+      n++;
+    }
+  }
+  if (n === 0 || own === 0) return () => false;
+  own /= n;
+  const band = (ys: number[]) => ys.reduce((s, y) => s + along(y), 0) / ys.length / own;
+  const topCut = band([2, 3, 4]) >= CUT_SHARE;
+  const bottomCut = band([h - 5, h - 4, h - 3]) >= CUT_SHARE;
+  return (x, y) => {
+    if (x < x0 || x > x1 + 1) return false;
+    const t = top(x);
+    const b = bottom(x);
+    return (topCut && y < t && t < lineH) || (bottomCut && y > b && h - b < lineH);
+  };
 }
 
 /** A line's quad grown by `share` of its height on every side, along its own axes. */

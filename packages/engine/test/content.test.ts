@@ -4,12 +4,20 @@ import { quadIoU } from '../src/geometry.ts';
 import { suppress, type FrameHit } from '../src/hits.ts';
 import type { RgbaImage } from '../src/image-io.ts';
 
-/** An opaque dark example (w x h) with bright vertical strokes wherever `ink(x, y)` holds. */
-function example(w: number, h: number, ink: (x: number, y: number) => boolean): RgbaImage {
+/**
+ * An opaque dark example (w x h) with bright vertical strokes wherever `ink(x, y)` holds, and solid
+ * bright paint wherever `paint(x, y)` does.
+ */
+function example(
+  w: number,
+  h: number,
+  ink: (x: number, y: number) => boolean,
+  paint: (x: number, y: number) => boolean = () => false,
+): RgbaImage {
   const data = Buffer.alloc(w * h * 4);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
-      const v = ink(x, y) && x % 6 < 3 ? 230 : 30;
+      const v = (ink(x, y) && x % 6 < 3) || paint(x, y) ? 230 : 30;
       data.set([v, v, v, 255], (y * w + x) * 4);
     }
   return { width: w, height: h, data, hasAlpha: false };
@@ -37,11 +45,8 @@ describe('the logo inside an example (content quad)', () => {
       0.99,
     );
     // a frame drawn around the words: edges the words do not carry, so the whole image is the logo
-    const framed = example(
-      400,
-      90,
-      (x, y) => inSlantedLine(x, y) || x < 6 || x >= 394 || y < 4 || y >= 86 || (y > 80 && x % 2 === 0),
-    );
+    const frame = (x: number, y: number, d: number) => x < d || x >= 400 - d || y < d || y >= 90 - d;
+    const framed = example(400, 90, inSlantedLine, (x, y) => frame(x, y, 6) && !frame(x, y, 2));
     expect(textContent(framed, [{ text: 'EVERYWHERE', quad: LINE }])).toBeUndefined();
     // two lines of words (a stacked wordmark, a badge): the whole image
     const two = example(400, 90, (x, y) => (y > 5 && y < 35) || (y > 50 && y < 80));
@@ -52,6 +57,19 @@ describe('the logo inside an example (content quad)', () => {
     expect(textContent(two, lines)).toBeUndefined();
     // a cut-out logo (transparent ground) is already trimmed to itself
     expect(textContent({ ...img, hasAlpha: true }, [{ text: 'EVERYWHERE', quad: LINE }])).toBeUndefined();
+  });
+
+  it('ignores the next row cut by the crop whether or not its scrap was read, but not a row that ends inside', () => {
+    // An upright line 30 px tall; under it the next board's row, its strokes running into the
+    // crop's lower border (8 px of them). Unread, that scrap held enough edges to undo the content.
+    const line = [20, 10, 380, 10, 380, 40, 20, 40];
+    const rows = (bottom: number) => (x: number, y: number) =>
+      x >= 20 && x < 380 && ((y >= 10 && y < 40) || (y >= 52 && y < bottom));
+    const cut = example(400, 60, rows(60));
+    expect(quadIoU(textContent(cut, [{ text: 'EVERYWHERE', quad: line }])!, line)).toBeGreaterThan(0.99);
+    // The same row ending inside the image (ground under it): something the logo holds.
+    const whole = example(400, 70, rows(60));
+    expect(textContent(whole, [{ text: 'EVERYWHERE', quad: line }])).toBeUndefined();
   });
 
   it('is carried into the frame by the homography that placed the example', () => {
