@@ -6,7 +6,7 @@ import { followCorrelation, followInFrame } from './follow.ts';
 import type { ThumbExample } from './appearance.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions, type FrameHit } from './hits.ts';
 import { hitLogo } from './content.ts';
-import { maxCornerDist, quadIoU } from './geometry.ts';
+import { clipToFrame, maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
 import {
@@ -207,7 +207,7 @@ export async function analyzeVideo(
   const detections = tracks
     .filter((t) => !wordsAgainst(t))
     .filter((t) => !oneSample(t, startMs, endMs, stepMs))
-    .map((t) => toDetection(withoutOddFits(t), brands, examples, stepMs, endMs))
+    .map((t) => toDetection(withoutOddFits(t), brands, examples, stepMs, endMs, info))
     .filter((d) => d.confidence >= MIN_CONFIDENCE)
     .sort((a, b) => a.time_begin - b.time_begin);
   opts.onProgress?.(1);
@@ -230,7 +230,12 @@ export async function analyzeImage(
   await pool.close();
   const examples = exampleTable(brands);
   const detections = hits
-    .map((h) => toDetection({ brand: h.brand, hits: [{ ...h, timeMs: 0 }] }, brands, examples, 0, 0))
+    .map((h) =>
+      toDetection({ brand: h.brand, hits: [{ ...h, timeMs: 0 }] }, brands, examples, 0, 0, {
+        width: img.originalWidth,
+        height: img.originalHeight,
+      }),
+    )
     .filter((d) => d.confidence >= MIN_CONFIDENCE);
   return { width: img.originalWidth, height: img.originalHeight, fps: null, frames: 1, detections };
 }
@@ -430,15 +435,17 @@ function toDetection(
   examples: { brand: number; local: number }[],
   stepMs: number,
   endMs: number,
+  frame: { width: number; height: number },
 ): EngineDetection {
   const votes = new Map<number, number>();
   for (const h of t.hits) votes.set(h.example, (votes.get(h.example) ?? 0) + h.score);
   const example = [...votes].sort((a, b) => b[1] - a[1])[0][0];
   const ex = examples[example];
-  // Each hit places its example's outline; what is reported is the logo inside it.
+  // Each hit places its example's outline; what is reported is the logo inside it, the part
+  // of it that is in the picture.
   const logo = (h: { example: number; quad: number[]; part?: number[] }) => {
     const e = examples[h.example];
-    return hitLogo(h, brands[e.brand].examples[e.local]);
+    return clipToFrame(hitLogo(h, brands[e.brand].examples[e.local]), frame.width, frame.height);
   };
   const coordinates = trackSegments(
     { ...t, hits: t.hits.map((h) => ({ ...h, quad: logo(h) })) },

@@ -210,3 +210,35 @@ function invert3(m: number[]): number[] | null {
     (a * e - b * d) * k,
   ];
 }
+
+/**
+ * A logo's quad (corners clockwise from the top-left) cut to the frame: a logo partly out of the
+ * picture is reported as the part that shows, as a reviewer would draw it. A corner beyond a
+ * frame edge slides along the quad's side towards its neighbour on the other side of that edge
+ * (along the words for the left and right edges, across them for the top and bottom), so the quad
+ * keeps four corners and its slant. Corners whose neighbour lies beyond the edge too are clamped.
+ */
+export function clipToFrame(q: Quad, w: number, h: number): Quad {
+  const out = [...q];
+  // For each corner: its neighbour along the words (top-left <-> top-right, bottom-right <->
+  // bottom-left) and across them (top-left <-> bottom-left, top-right <-> bottom-right).
+  const along = [1, 0, 3, 2];
+  const across = [3, 2, 1, 0];
+  const slide = (axis: 0 | 1, limit: number, beyond: (v: number) => boolean, partner: number[]) => {
+    const from = [...out];
+    for (let k = 0; k < 4; k++) {
+      const v = from[k * 2 + axis];
+      const p = partner[k];
+      const pv = from[p * 2 + axis];
+      if (!beyond(v) || beyond(pv)) continue;
+      const f = (limit - v) / (pv - v);
+      out[k * 2] = from[k * 2] + f * (from[p * 2] - from[k * 2]);
+      out[k * 2 + 1] = from[k * 2 + 1] + f * (from[p * 2 + 1] - from[k * 2 + 1]);
+    }
+  };
+  slide(0, 0, (v) => v < 0, along);
+  slide(0, w, (v) => v > w, along);
+  slide(1, 0, (v) => v < 0, across);
+  slide(1, h, (v) => v > h, across);
+  return out.map((v, i) => Math.min(i % 2 === 0 ? w : h, Math.max(0, v)));
+}
