@@ -30,6 +30,9 @@ export interface TrackerOptions {
   maxGap: number;
 }
 
+/** Two hits of a brand in one frame that overlap this much (IoU) are the same instance (as in `suppress`). */
+const SAME_PLACE = 0.3;
+
 /**
  * Links per-frame hits into tracks, greedily by overlap (or by a centre shift smaller than the
  * logo) with the open tracks of the same brand. Memory stays bounded: only open tracks are kept
@@ -59,6 +62,7 @@ export class Tracker {
     const started: Track[] = [];
     const taken = new Set<Track>();
     const sorted = [...hits].sort((a, b) => b.score - a.score);
+    const placed: FrameHit[] = [];
     for (const h of sorted) {
       let best: Track | null = null;
       let bestScore = 0;
@@ -75,6 +79,11 @@ export class Tracker {
         }
       }
       const timed: TimedHit = { ...h, timeMs, shot: this.shot, cam: [this.cam[0], this.cam[1]] };
+      // The same logo found twice in one frame (a follow of its track and a fresh detection, which
+      // the frame's suppression never compares) is one instance: the better hit went on, the other
+      // would start a twin track over it.
+      if (!best && placed.some((p) => p.brand === h.brand && quadIoU(p.quad, h.quad) > SAME_PLACE)) continue;
+      placed.push(h);
       if (best) {
         best.hits.push(timed);
         taken.add(best);

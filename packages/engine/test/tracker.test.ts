@@ -25,6 +25,22 @@ describe('Tracker across cuts and camera motion', () => {
     expect(closed.map((t) => t.hits.length)).toEqual([2, 1]);
   });
 
+  it('takes a logo found twice in one frame (its follow and a fresh fit) as one instance, not a twin track', () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    tracker.push(0, [hit(at(200, 100))]);
+    // at 250 ms the follow of the track and a detection a little off it; at 500 ms it moves on
+    const followed = { ...hit(at(210, 100)), score: 0.6, followed: true };
+    const started = tracker.push(250, [hit(at(204, 98)), followed]);
+    expect(started).toEqual([]);
+    tracker.push(500, [hit(at(220, 100))]);
+    // two logos of the brand side by side are two instances
+    tracker.push(750, [hit(at(230, 100)), hit(at(340, 100))]);
+    tracker.flush();
+    expect(closed.map((t) => t.hits.map((h) => h.timeMs))).toEqual([[0, 250, 500, 750], [750]]);
+    expect(closed[0].hits[1].score).toBe(0.8);
+  });
+
   it('keeps an overlay that stays in place across a cut as one track, placed as an overlay', () => {
     const closed: Track[] = [];
     const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
