@@ -16,8 +16,8 @@
  * (the truth's short side; a false detection by its own), per broadcast brand, per kind (a false
  * detection counts under the kind of its source: photo, overlay when the engine placed it so, else
  * board), placement accuracy over matched broadcast detections, and false tracks per minute of
- * broadcast (tracks shown at a scored frame that match no truth instance at any of them; tracks
- * shown at no scored frame are listed as unjudged and count against the target too), with the
+ * broadcast (tracks shown at a scored frame that match no truth instance at any of them, a
+ * difficult one included; tracks shown at no scored frame are listed as unjudged and count against the target too), with the
  * issue's targets, and the tracks that are true at fewer than half of the scored frames that show
  * them (partly false). Renders
  * truth (green) and detections (red) onto every scored frame under `--out`.
@@ -254,7 +254,15 @@ for (const f of truth.frames) {
       }
     });
     if (inst.difficult) {
-      if (best >= 0) ignored.add(best);
+      // on a logo hard to see (cut by the frame's edge, blurred): neither a miss nor false, and a
+      // track on it is on a real logo of its brand there
+      if (best >= 0) {
+        ignored.add(best);
+        if (!photo) {
+          tracks[dets[best].track].matched = true;
+          tracks[dets[best].track].trueAt.add(f);
+        }
+      }
       continue;
     }
     const kinds = [inst.kind, band(inst.quad), photo ? 'photos' : 'broadcast', 'all'];
