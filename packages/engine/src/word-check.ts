@@ -1,5 +1,5 @@
 import type { GrayImage } from './features.ts';
-import { applyH, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
+import { applyH, clipToFrame, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
 import type { FrameHit, Reading } from './hits.ts';
 import { recognize, regionRgb } from './ocr.ts';
 import { normaliseText, textAgreement } from './routes/text-route.ts';
@@ -33,8 +33,10 @@ const MEMORY_MS = 1000;
 const SAME_PLACE = 0.5;
 /** Lines shorter than this (frame px, the line's height) are not read: nothing reliable comes of them. */
 const MIN_LINE_HEIGHT = 7;
-/** A line must lie this far inside the frame (px) to be read whole. */
+/** A line must lie this far inside the frame (px) to be read whole... */
 const EDGE = 2;
+/** ...else the part of it in view is read, if that is at least this share of its length. */
+const IN_VIEW = 0.4;
 /** Fewest characters of agreement that count as reading a brand's words. */
 const MIN_CHARS = 5;
 /** A line reads as a brand's line at this agreement or more (share of agreeing characters)... */
@@ -195,15 +197,26 @@ export function keptByWords(hits: FrameHit[], readings: (Reading | undefined)[])
   return hits.flatMap((h, i) => (readings[i] === 'rival' ? [] : [{ ...h, words: readings[i] }]));
 }
 
-/** The text of one line of the frame (its quad in frame pixels), or null where it leaves the frame. */
-async function readLine(frame: GrayImage, q: Quad): Promise<string | null> {
+/**
+ * The text of one line of the frame (its quad in frame pixels). A line that runs off the frame
+ * is read where it shows (a board in a pan, cut by the picture's edge): the words in view are
+ * matched inside a brand's line (see `textAgreement`). Null where too little of it shows.
+ */
+async function readLine(frame: GrayImage, line: Quad): Promise<string | null> {
+  let q = line;
+  const beyond = (v: number, i: number) => v < -EDGE || v > (i % 2 === 0 ? frame.width : frame.height) + EDGE;
+  if (q.some(beyond)) {
+    q = clipToFrame(q, frame.width, frame.height);
+    const [top, , bottom] = sides(q);
+    const [top0, , bottom0] = sides(line);
+    if (top + bottom < IN_VIEW * (top0 + bottom0)) return null;
+  }
   const xs = [q[0], q[2], q[4], q[6]];
   const ys = [q[1], q[3], q[5], q[7]];
   const x0 = Math.floor(Math.min(...xs));
   const y0 = Math.floor(Math.min(...ys));
   const x1 = Math.ceil(Math.max(...xs));
   const y1 = Math.ceil(Math.max(...ys));
-  if (x0 < -EDGE || y0 < -EDGE || x1 > frame.width + EDGE || y1 > frame.height + EDGE) return null;
   const left = Math.max(0, x0);
   const top = Math.max(0, y0);
   const rgb = regionRgb(frame, left, top, Math.min(frame.width, x1) - left, Math.min(frame.height, y1) - top);

@@ -124,6 +124,22 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     expect(await check.read(await gray(AT), hit(1, ROW_EVERYWHERE))).toBe('own');
   });
 
+  it('reads the part of a line that shows where the frame cuts it', async () => {
+    // At 11 s the camera pans fast and an OVUNQUE row runs off the left edge (its label in the real
+    // set, by eye). A hit placing a line there that begins 40 % of its length beyond the edge is
+    // read where it shows; the engine had kept an EVERYWHERE fit there as a false track at 720p.
+    const ROW = [7.1, 175.2, 200.7, 141.3, 205.3, 167.6, 11.8, 201.6];
+    const off = (k: number) => ROW[k] - 0.4 * (ROW[k === 0 ? 2 : k === 1 ? 3 : k === 6 ? 4 : 5] - ROW[k]);
+    const beyond = [off(0), off(1), ROW[2], ROW[3], ROW[4], ROW[5], off(6), off(7)];
+    const check = words();
+    const g = await gray(11);
+    expect(await check.read(g, hit(1, beyond))).toBe('rival');
+    expect(await check.read(g, hit(2, beyond))).toBe('own');
+    // a line nearly all out of view is not read
+    const gone = beyond.map((v, i) => (i % 2 === 0 ? v - 190 : v));
+    expect(await check.read(g, hit(2, gone))).toBe('unsure');
+  });
+
   it('remembers only what it read clearly: a place read as nothing is read again in the next sample', async () => {
     const check = words();
     // nothing to read at the place at first (a frame before the board came into view, here a grey
