@@ -122,7 +122,8 @@ function cutStrips(grey: Float32Array, w: number, h: number, q: number[]): (x: n
   const g = grow(q, LINE_MARGIN);
   const x0 = Math.max(2, Math.ceil(Math.max(g[0], g[6])));
   const x1 = Math.min(w - 3, Math.floor(Math.min(g[2], g[4])));
-  if (x1 <= x0 || lineH <= 0) return () => false;
+  // (an example too thin for bands of rows at its borders has no strip to leave out)
+  if (x1 <= x0 || lineH <= 0 || h < 12) return () => false;
   const at = (ax: number, ay: number, bx: number, by: number, x: number) =>
     Math.abs(bx - ax) < 1e-6 ? (ay + by) / 2 : ay + ((x - ax) * (by - ay)) / (bx - ax);
   const top = (x: number) => at(g[0], g[1], g[2], g[3], x);
