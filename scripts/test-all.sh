@@ -39,8 +39,8 @@ run() { # name, then the command
 
 # The server's memory tests (a large upload streamed through the server, its RSS sampled) run on
 # their own, after the rest, as a benchmark would: beside other test files on 2 busy cores the
-# garbage collector falls behind, and the same uploads grew the server's RSS by 170-310 MB where
-# alone they grow it by 35-50 MB (session 23), against bounds of a quarter of the file.
+# garbage collector falls behind: the server's RSS grew by 170-310 MB during the tus-large uploads
+# there, by 33-47 MB alone (session 23), against a bound of a quarter of the file.
 memory=(--exclude '**/large-upload.test.ts' --exclude '**/tus-large.test.ts')
 
 # Each workspace with a vitest.config.ts runs its own tests (the server's on the embedded database).
