@@ -8,7 +8,7 @@
 # typecheck, lint and format (tsc, eslint and prettier read the source; they give the same answer on
 # any Node.js), the server's tests repeated on PostgreSQL (the SQL is the database's; the server's
 # code on that Node.js is run by the embedded pass) and the two 1 GiB upload tests (the same upload
-# path as the smaller upload tests, which do run). The server's memory tests run alone (see below).
+# path as the smaller upload tests, which do run).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -37,25 +37,14 @@ run() { # name, then the command
   took "$name" $t
 }
 
-# The server's memory tests (a large upload streamed through the server, its RSS sampled) run on
-# their own, after the rest, as a benchmark would: beside other test files on 2 busy cores the
-# garbage collector falls behind: the server's RSS grew by 170-310 MB during the tus-large uploads
-# there, by 33-47 MB alone (session 23), against a bound of a quarter of the file.
-memory=(--exclude '**/large-upload.test.ts' --exclude '**/tus-large.test.ts')
-
 # Each workspace with a vitest.config.ts runs its own tests (the server's on the embedded database).
 for config in packages/*/vitest.config.ts apps/*/vitest.config.ts; do
   ws=$(dirname "$config")
   extra=()
-  [ "$ws" = apps/server ] && extra=("${memory[@]}")
+  [ "$compat" = 1 ] && [ "$ws" = apps/server ] && extra=(--exclude '**/tus-large.test.ts')
   run "$(basename "$ws")" npx vitest run --root "$ws" "${extra[@]}"
 done
-[ "$compat" = 1 ] || run server-postgres env TEST_DB=postgres npx vitest run --root apps/server "${memory[@]}"
-if [ "$compat" = 1 ]; then
-  run server-memory npx vitest run --root apps/server large-upload
-else
-  run server-memory npx vitest run --root apps/server large-upload tus-large
-fi
+[ "$compat" = 1 ] || run server-postgres env TEST_DB=postgres npx vitest run --root apps/server
 if [ -f e2e/vitest.config.ts ]; then
   echo "== build web app"
   t=$SECONDS
