@@ -49,7 +49,9 @@ describe('video upload', () => {
     expect(
       readdirSync(s.ctx.storage.resolve(''), { recursive: true }).filter((f) => String(f).endsWith('.mp4')),
     ).toEqual([]);
-    // Client and server share this process: even so, memory grew by far less than the file.
-    expect(peak - before).toBeLessThan(SIZE / 4);
+    // Client and server share this process: even so, memory grew by far less than the file. On
+    // Node 24 (v24.21.0) the RSS grows 220-300 MB here, not all of it live (see RSS_BOUND in
+    // tus-large.test.ts): half the file still fails a design that holds the upload.
+    expect(peak - before).toBeLessThan(SIZE / 2);
   });
 });
