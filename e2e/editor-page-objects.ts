@@ -8,6 +8,9 @@ export class EditorPageObject {
 
   /** Opens /editor on a video (the VIDEO key, as the videos page sets it), at a stored position. */
   async open(videoId: number, timeMs = 0): Promise<void> {
+    // An open editor saves its position to TIME every few seconds; one that fired between the
+    // setItem below and the page's unload would open the editor at the old position. Leave it first.
+    if (new URL(this.page.url()).pathname === '/editor') await this.page.goto('/');
     await this.page.evaluate(
       ([id, t]) => {
         localStorage.setItem('VIDEO', String(id));
