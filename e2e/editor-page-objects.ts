@@ -8,9 +8,7 @@ export class EditorPageObject {
 
   /** Opens /editor on a video (the VIDEO key, as the videos page sets it), at a stored position. */
   async open(videoId: number, timeMs = 0): Promise<void> {
-    // An open editor saves its position to TIME every few seconds; one that fired between the
-    // setItem below and the page's unload would open the editor at the old position. Leave it first.
-    if (new URL(this.page.url()).pathname === '/editor') await this.page.goto('/');
+    await this.leave();
     await this.page.evaluate(
       ([id, t]) => {
         localStorage.setItem('VIDEO', String(id));
@@ -22,6 +20,14 @@ export class EditorPageObject {
     await this.overlay.waitFor();
     await this.page.getByText('Loading video..').waitFor({ state: 'detached' });
     await this.page.getByRole('progressbar', { name: 'Loading detections' }).waitFor({ state: 'detached' });
+  }
+
+  /**
+   * Leaves an open editor for the dashboard. The editor saves its position to TIME every few seconds;
+   * one save between a test's setItem('TIME') and the page's unload would open it at the old position.
+   */
+  async leave(): Promise<void> {
+    if (new URL(this.page.url()).pathname === '/editor') await this.page.goto('/');
   }
 
   get overlay(): Locator {

@@ -82,6 +82,7 @@ describe('editor: detection windows', () => {
       await route.continue();
     });
     windows.length = 0;
+    await editor.leave();
     await editor.page.evaluate((id) => {
       localStorage.setItem('VIDEO', String(id));
       localStorage.setItem('TIME', '12000');
