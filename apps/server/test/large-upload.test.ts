@@ -28,9 +28,17 @@ describe('video upload', () => {
       yield Buffer.from(`\r\n--${boundary}--\r\n`);
     }
     global.gc?.();
-    const before = process.memoryUsage().rss;
+    // What JavaScript holds (heap, and Buffers outside it) besides the whole process's RSS.
+    const live = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
+    const start = process.memoryUsage();
+    const before = start.rss;
     let peak = before;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    let livePeak = live(start);
+    const timer = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      livePeak = Math.max(livePeak, live(m));
+    }, 20);
     const r = await fetch(`http://127.0.0.1:${port}/api/videos/create/`, {
       method: 'POST',
       headers: {
@@ -49,9 +57,14 @@ describe('video upload', () => {
     expect(
       readdirSync(s.ctx.storage.resolve(''), { recursive: true }).filter((f) => String(f).endsWith('.mp4')),
     ).toEqual([]);
-    // Client and server share this process: even so, memory grew by far less than the file. On
-    // Node 24 (v24.21.0) the RSS grows 220-300 MB here, not all of it live (see RSS_BOUND in
-    // tus-large.test.ts): half the file still fails a design that holds the upload.
-    expect(peak - before).toBeLessThan(SIZE / 2);
+    // Client and server share this process: even so, memory grew by far less than the file (30-80
+    // MB on Node 20 and on Node 24). This file runs with Wasm on the baseline compiler (the
+    // upload-memory project in vitest.config.ts): on Node 24 the optimizing one compiles the embedded
+    // database's SQL parser with ~600 MB for a few seconds, about when the upload starts, which grew
+    // the RSS 190-390 MB here (see NODE_ARGS in tus-large.test.ts). Both what the process holds and
+    // what JavaScript holds (heap and Buffers, where a design that buffers the upload keeps it) stay
+    // under a quarter of the file.
+    expect(livePeak - live(start)).toBeLessThan(SIZE / 4);
+    expect(peak - before).toBeLessThan(SIZE / 4);
   });
 });

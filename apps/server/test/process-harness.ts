@@ -24,9 +24,12 @@ export interface ServerProcess {
   port: number;
 }
 
-/** Starts `main.ts` in its own process; resolves once it listens (or, as a worker, has started). */
-export function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+/**
+ * Starts `main.ts` in its own process; resolves once it listens (or, as a worker, has started).
+ * `nodeArgs` go on node's command line (V8 flags, which NODE_OPTIONS does not take).
+ */
+export function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', ...env },
   });
