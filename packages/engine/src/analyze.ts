@@ -3,10 +3,10 @@ import { availableParallelism } from 'node:os';
 import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame } from './follow.ts';
-import type { ThumbExample } from './appearance.ts';
-import { DEFAULT_DETECTOR, type DetectorOptions, type FrameHit } from './hits.ts';
+import { correlate, type ThumbExample } from './appearance.ts';
+import { DEFAULT_DETECTOR, plausible, type DetectorOptions, type FrameHit } from './hits.ts';
 import { hitLogo } from './content.ts';
-import { clipToFrame, maxCornerDist, quadIoU } from './geometry.ts';
+import { clipToFrame, exampleToFrame, isConvexClockwise, maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
 import {
@@ -18,6 +18,7 @@ import {
   oneSample,
   wordsAgainst,
   type Placement,
+  type TimedHit,
   type Track,
 } from './tracker.ts';
 import { probeVideo, streamFrames } from './video.ts';
@@ -172,6 +173,22 @@ export async function analyzeVideo(
         if (read[i] === 'rival') x.track.contradicted = true;
       });
       followed = keptByWords(followed, read);
+      // what neither continued, a wordmark's track is carried where the camera took it, if its
+      // words read there as its own
+      if (shift)
+        followed.push(
+          ...(await followByWords(
+            res.frame,
+            [...hits, ...followed],
+            tracker.openTracks(),
+            shift,
+            thumbs,
+            words,
+            sx,
+            sy,
+            maxFollow,
+          )),
+        );
     }
     const started = tracker.push(f.timeMs, [...hits, ...followed], motion);
     // the scene's shift into this frame, which following back undoes
@@ -259,6 +276,18 @@ function shifted<H extends FrameHit>(h: H, [dx, dy]: [number, number]): H {
 }
 
 /**
+ * A track's last hit, if no hit of this frame continues the track (overlapping it) and the track
+ * has been followed fewer than `maxFollow` samples in a row; else null.
+ */
+function unfollowed(t: Track, hits: FrameHit[], maxFollow: number): TimedHit | null {
+  const last = t.hits[t.hits.length - 1];
+  if (hits.some((h) => h.brand === t.brand && quadIoU(h.quad, last.quad) > 0.1)) return null;
+  let run = 0;
+  for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
+  return run < maxFollow ? last : null;
+}
+
+/**
  * Open tracks that no keypoint hit of this frame continues are followed by their pixels (see
  * {@link followInFrame}), at most `maxFollow` samples in a row without a keypoint hit; a track that
  * the detector found in two frames or more is searched for around its last place. The follow must
@@ -281,11 +310,8 @@ function follow(
 ): { hit: FrameHit; track: Track }[] {
   const out: { hit: FrameHit; track: Track }[] = [];
   for (const t of open) {
-    const last = t.hits[t.hits.length - 1];
-    if (hits.some((h) => h.brand === t.brand && quadIoU(h.quad, last.quad) > 0.1)) continue;
-    let run = 0;
-    for (let i = t.hits.length - 1; i >= 0 && t.hits[i].followed; i--) run++;
-    if (run >= maxFollow) continue;
+    const last = unfollowed(t, hits, maxFollow);
+    if (!last) continue;
     const found = t.hits.filter((h) => !h.followed);
     // From where it was last seen and from where the detector saw it best: one poor fit (a
     // corner pulled onto the background) must not lead the follow away from a logo that stayed.
@@ -302,6 +328,42 @@ function follow(
       hit: { ...last, quad: f.quad, inliers: 0, score: last.score * 0.95, followed: true, ncc: f.ncc },
       track: t,
     });
+  }
+  return out;
+}
+
+/**
+ * Carries a wordmark's track that neither the detector nor its pixels continued into this frame
+ * where the camera's motion took it, when its words read there as its own brand's (see
+ * {@link WordCheck.read}). In a pan a board moves beyond the reach of a follow from its place, and
+ * a follow that searches slides onto the next row or board that shares its letters (the two rows
+ * of a two-row board correlate with either example about alike); the words tell those apart, so
+ * a place the words confirm is the logo. The text route reads a frame every 2 s; this keeps its
+ * boards between. The quad is not polished on the pixels: polishing twisted it over the rows
+ * (on the real set at 720p, 1 more true board and a partly false track). Exported for its test.
+ */
+export async function followByWords(
+  frame: GrayImage,
+  hits: FrameHit[],
+  open: readonly Track[],
+  shift: [number, number],
+  thumbs: ThumbExample[],
+  words: WordCheck,
+  sx: number,
+  sy: number,
+  maxFollow: number,
+): Promise<FrameHit[]> {
+  const out: FrameHit[] = [];
+  for (const t of open) {
+    const last = unfollowed(t, hits, maxFollow);
+    if (!last || !words.hasWords(last.example)) continue;
+    const ex = thumbs[last.example];
+    const moved = last.quad.map((v, i) => (i % 2 === 0 ? (v + shift[0]) / sx : (v + shift[1]) / sy));
+    if (!isConvexClockwise(moved) || !plausible(moved, ex, frame)) continue;
+    if ((await words.read(frame, { ...last, quad: moved }, true)) !== 'own') continue;
+    const quad = moved.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));
+    const ncc = correlate(frame, exampleToFrame(moved, ex.width, ex.height), ex);
+    out.push({ ...last, quad, inliers: 0, score: last.score * 0.95, followed: true, ncc, words: 'own' });
   }
   return out;
 }

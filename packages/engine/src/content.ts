@@ -1,6 +1,6 @@
 import type { RgbaImage } from './image-io.ts';
 import { applyH, quadToQuad, type Quad } from './geometry.ts';
-import { matchText, normaliseText } from './routes/text-route.ts';
+import { matchText, normaliseText } from './text-match.ts';
 
 /** Share of an example's edges that must lie on its words for the words to be the logo. */
 const TEXT_EDGE_SHARE = 0.85;

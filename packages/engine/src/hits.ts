@@ -225,10 +225,18 @@ export function suppress(
     const q = logo(h);
     // Rival brands on one spot: logos that share letters or marks (two wordmarks in one typeface)
     // match each other in part, and the better explained one wins.
-    const clash = kept.some((k) =>
+    const clashes = kept.filter((k) =>
       k.hit.brand === h.brand ? quadIoU(k.logo, q) > 0.3 : quadOverlapOfSmaller(k.logo, q) > 0.4,
     );
-    if (!clash) kept.push({ hit: h, logo: q });
+    if (clashes.length === 0) kept.push({ hit: h, logo: q });
+    // The brand's words read in place say where its logo is: a fit of the same brand from another
+    // route that overlaps them (the text route proposes none that it aligns with) has slipped, as
+    // keypoint fits do by a row on boards whose rows share letters.
+    else if (h.route === 'text' && clashes.every((k) => k.hit.brand === h.brand && k.hit.route !== 'text')) {
+      const at = kept.indexOf(clashes[0]);
+      kept.splice(at, 0, { hit: h, logo: q });
+      for (const k of clashes) kept.splice(kept.indexOf(k), 1);
+    }
   }
   return kept.map((k) => k.hit);
 }

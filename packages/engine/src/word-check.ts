@@ -2,7 +2,7 @@ import type { GrayImage } from './features.ts';
 import { applyH, clipToFrame, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
 import type { FrameHit, Reading } from './hits.ts';
 import { recognize, regionRgb } from './ocr.ts';
-import { normaliseText, textAgreement } from './routes/text-route.ts';
+import { normaliseText, textAgreement } from './text-match.ts';
 
 /**
  * The words check: a wordmark placed by its pixels (keypoints, colour) is read where its words
@@ -82,6 +82,11 @@ export class WordCheck {
     );
   }
 
+  /** Whether an example (its global number) has words to read. */
+  hasWords(example: number): boolean {
+    return (this.examples[example]?.text.length ?? 0) > 0;
+  }
+
   /** Whether there is anything to check at all (some example has words). */
   get active(): boolean {
     return this.lines.length > 0;
@@ -154,9 +159,11 @@ export class WordCheck {
    * What the hit's words say (see {@link Reading}): `own` when a line reads as its own brand's,
    * `rival` when a line reads as another brand's clearly better than as its own and none reads as
    * its own, `blank` when every line that could be read reads as no character at all (a follow
-   * that slid off the words onto the pitch), else `unsure`.
+   * that slid off the words onto the pitch), else `unsure`. With `distinct`, only `own` or `unsure`:
+   * `own` when a line reads as its own brand's words clearly better than as any other's (a word
+   * that two brands share, read alone, is no evidence of either).
    */
-  async read(frame: GrayImage, h: FrameHit): Promise<Reading> {
+  async read(frame: GrayImage, h: FrameHit, distinct = false): Promise<Reading> {
     const ex = this.examples[h.example];
     const H = quadToQuad([0, 0, ex.width, 0, ex.width, ex.height, 0, ex.height], h.quad);
     if (!H) return 'unsure';
@@ -184,7 +191,8 @@ export class WordCheck {
         if (l.brand === h.brand) own = Math.max(own, a);
         else other = Math.max(other, a);
       }
-      if (own >= OWN_SURE) return 'own';
+      if (own >= OWN_SURE && (!distinct || own >= other + MARGIN)) return 'own';
+      if (distinct) continue;
       if (other >= READS_AS && other >= own + MARGIN) rival = true;
       else if (own >= READS_AS) sure = true;
     }

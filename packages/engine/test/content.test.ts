@@ -109,4 +109,26 @@ describe('the logo inside an example (content quad)', () => {
     const rival: FrameHit = { ...again, brand: 1, example: 1 };
     expect(suppress([rival, upper], examples)).toEqual([upper]);
   });
+
+  it("lets the brand's words read in place displace a fit of the brand that slipped a row", () => {
+    const top = [0, 0, 400, 0, 400, 40, 0, 40];
+    const examples = [{ width: 400, height: 80, content: top }];
+    const at = (y: number, score: number, route: string): FrameHit => ({
+      brand: 0,
+      example: 0,
+      quad: [100, y, 300, y, 300, y + 40, 100, y + 40],
+      inliers: 0,
+      score,
+      route,
+    });
+    // keypoints laid the example one row low (its logo on y 120-140, half over the read line's)
+    const slipped = at(110, 0.7, 'keypoints');
+    const read = at(100, 0.6, 'text');
+    expect(suppress([slipped, read], examples)).toEqual([read]);
+    // the better hit still wins between two routes that are not the words read in place
+    expect(suppress([slipped, { ...read, route: 'colour' }], examples)).toEqual([slipped]);
+    // and a text hit does not displace another brand's hit
+    const rival = { ...slipped, brand: 1 };
+    expect(suppress([rival, read], [...examples, ...examples])).toEqual([rival]);
+  });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeThumbs } from '../src/brand-index.ts';
-import { followBack } from '../src/analyze.ts';
+import { followBack, followByWords } from '../src/analyze.ts';
 import type { GrayImage } from '../src/features.ts';
 import type { WordCheck } from '../src/word-check.ts';
 import { followInFrame } from '../src/follow.ts';
@@ -154,5 +154,60 @@ describe('following a new track back in time', () => {
     const blankOnce = at750();
     await followBack(blankOnce, recent, [0, 0], [], [ex], 1, 1, words('blank', 'unsure', 'blank'));
     expect(blankOnce.hits.map((h) => h.timeMs)).toEqual([0, 250, 500, 750]);
+  });
+});
+
+describe('carrying a wordmark where the camera took it, by its words', () => {
+  // the logo at `before` 250 ms ago; the camera panned it 60 px right since (beyond a follow)
+  const now = [420, 240, 552, 236, 556, 302, 422, 306];
+  const pan = 60;
+  const before = now.map((v, i) => (i % 2 === 0 ? v - pan : v));
+  const last = { brand: 0, example: 0, quad: before, inliers: 20, score: 0.8, ncc: 0.9, timeMs: 0 };
+  const track = (followed = 0) => ({
+    brand: 0,
+    hits: [
+      last,
+      ...Array.from({ length: followed }, (_, i) => ({ ...last, timeMs: 250 * (i + 1), followed: true })),
+    ],
+  });
+  const words = (verdict: Reading, asked: { quad: number[]; distinct?: boolean }[] = []) =>
+    ({
+      hasWords: (example: number) => example === 0,
+      read: async (_f: GrayImage, h: { quad: number[] }, distinct?: boolean) => {
+        asked.push({ quad: h.quad, distinct });
+        return verdict;
+      },
+    }) as unknown as WordCheck;
+
+  it('carries it there when its words read there as its own brand, and only as its', async () => {
+    const f = await frame('pan-words.png', now);
+    const asked: { quad: number[]; distinct?: boolean }[] = [];
+    const out = await followByWords(f, [], [track()], [pan, 0], [ex], words('own', asked), 1, 1, 12);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].quad, now)).toBeLessThanOrEqual(0.001);
+    expect(out[0]).toMatchObject({ followed: true, words: 'own', inliers: 0 });
+    expect(asked).toHaveLength(1);
+    expect(asked[0].distinct).toBe(true);
+  });
+
+  it('leaves it where the words do not read as its own', async () => {
+    const f = await frame('pan-words.png', now);
+    for (const verdict of ['unsure', 'blank', 'rival'] as const)
+      expect(await followByWords(f, [], [track()], [pan, 0], [ex], words(verdict), 1, 1, 12)).toEqual([]);
+  });
+
+  it('reads nothing for a track that a hit continues, that has no words, or that was followed long enough', async () => {
+    const f = await frame('pan-words.png', now);
+    const asked: { quad: number[] }[] = [];
+    const continued = { ...last, quad: now, timeMs: 250 };
+    expect(
+      await followByWords(f, [continued], [track()], [pan, 0], [ex], words('own', asked), 1, 1, 12),
+    ).toEqual([]);
+    const icon = { ...track(), hits: [{ ...last, example: 1 }] };
+    expect(await followByWords(f, [], [icon], [pan, 0], [ex, ex], words('own', asked), 1, 1, 12)).toEqual([]);
+    expect(await followByWords(f, [], [track(12)], [pan, 0], [ex], words('own', asked), 1, 1, 12)).toEqual(
+      [],
+    );
+    expect(asked).toEqual([]);
   });
 });

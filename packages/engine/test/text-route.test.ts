@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
-import { matchText, normaliseText } from '../src/routes/text-route.ts';
+import { matchText, normaliseText } from '../src/text-match.ts';
 import { tempDir, writeSvg } from './fixtures.ts';
 
 // Real photos from the team's shared development data (OpenCV's book-cover demo, Apache-2.0

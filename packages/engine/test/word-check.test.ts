@@ -6,7 +6,7 @@ import type { FrameHit } from '../src/hits.ts';
 import { loadGray } from '../src/image-io.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { WordCheck, type WordExample } from '../src/word-check.ts';
-import { normaliseText, textAgreement } from '../src/routes/text-route.ts';
+import { normaliseText, textAgreement } from '../src/text-match.ts';
 import { frameCrop, framePng, quadBox, tempDir } from './fixtures.ts';
 
 // The Serie A clip of the team's shared development data, read in place: the clip belongs to its
@@ -122,6 +122,31 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     // the OVUNQUE example laid over an EVERYWHERE row (see above)
     expect(await check.read(await gray(AT), hit(2, ROW_EVERYWHERE))).toBe('rival');
     expect(await check.read(await gray(AT), hit(1, ROW_EVERYWHERE))).toBe('own');
+  });
+
+  it('with distinct, takes a word that two brands share, read alone, for neither', async () => {
+    const check = words();
+    const g = await gray(AT);
+    // the NERAZZURRI end of the EVERYWHERE row (the last 37 % of its length): both rows end in it
+    const f = 0.63;
+    const at = (a: number, b: number) => ROW_EVERYWHERE[a] + f * (ROW_EVERYWHERE[b] - ROW_EVERYWHERE[a]);
+    const end = [
+      at(0, 2),
+      at(1, 3),
+      ROW_EVERYWHERE[2],
+      ROW_EVERYWHERE[3],
+      ROW_EVERYWHERE[4],
+      ROW_EVERYWHERE[5],
+      at(6, 4),
+      at(7, 5),
+    ];
+    expect(await check.read(g, hit(1, end))).toBe('own');
+    expect(await check.read(g, hit(2, end))).toBe('own');
+    expect(await check.read(g, hit(1, end), true)).not.toBe('own');
+    expect(await check.read(g, hit(2, end), true)).not.toBe('own');
+    // the whole row still reads as its own brand's words, and only as its
+    expect(await check.read(g, hit(1, ROW_EVERYWHERE), true)).toBe('own');
+    expect(await check.read(g, hit(2, ROW_EVERYWHERE), true)).not.toBe('own');
   });
 
   it('reads the part of a line that shows where the frame cuts it', async () => {
