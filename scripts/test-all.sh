@@ -40,7 +40,6 @@ run() { # name, then the command
 # Each workspace with a vitest.config.ts runs its own tests (the server's on the embedded database).
 for config in packages/*/vitest.config.ts apps/*/vitest.config.ts; do
   ws=$(dirname "$config")
-  extra=()
   skip=
   # (the server's config takes its exclusions from SERVER_TEST_EXCLUDE: see apps/server/vitest.config.ts)
   [ "$compat" = 1 ] && [ "$ws" = apps/server ] && skip='**/tus-large.test.ts'

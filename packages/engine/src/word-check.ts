@@ -135,7 +135,7 @@ export class WordCheck {
     const out: (Reading | undefined)[] = [];
     for (const h of hits) {
       // a text hit was placed by its words; a follow of one may have slid off them
-      if ((h.route === 'text' && !h.followed) || this.examples[h.example]?.text.length === 0) {
+      if ((h.route === 'text' && !h.followed) || !this.hasWords(h.example)) {
         out.push(h.route === 'text' && !h.followed ? 'own' : undefined);
         continue;
       }
