@@ -4,8 +4,9 @@
  *
  * `node --import tsx bench/engine/real.ts [--brands 50] [--sample-fps 4] [--out .bench-out/engine/real]
  *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter] [--tracks]
- *  [--dump] [--video-scale 1.5]`: `--dump` also writes every video's detections (tracks with their
- *  segments) to `<out>/detections-<source>.json`, to follow a track segment by segment;
+ *  [--dump] [--misses] [--video-scale 1.5 | --video-size 1280x720]`: `--dump` also writes every video's detections (tracks with
+ *  their segments) to `<out>/detections-<source>.json`, to follow a track segment by segment;
+ *  `--misses` lists each missed board or shirt of 24 px and more, with what came nearest it;
  *  `--video-scale` runs the footage enlarged (see below).
  *
  * Each brand's index is built from its examples: crops cut at run time from other moments of the
@@ -44,7 +45,9 @@ const { values: args } = parseArgs({
     sources: { type: 'string' },
     tracks: { type: 'boolean', default: false },
     dump: { type: 'boolean', default: false },
+    misses: { type: 'boolean', default: false },
     'video-scale': { type: 'string', default: '1' },
+    'video-size': { type: 'string' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -65,21 +68,33 @@ if (args.sources) {
 // `--video-scale k` runs the footage re-encoded at k times its size (bicubic, x264 CRF 18), its
 // labels and example quads scaled with it: the same scenes as a 720p broadcast shows them
 // (1.5 takes the 848x478 Serie A clip to 1272x716), for the engine's settings that depend on
-// frame size.
+// frame size. `--video-size WxH` re-encodes every clip at exactly that size instead (1280x720:
+// the size of most broadcast, where the engine takes other paths than at 1272x716, e.g. the text
+// route's reading at half size), labels scaled on each axis.
 const videoScale = Number(args['video-scale']);
-if (videoScale !== 1) {
-  const scale = (q: Quad) => q.map((v) => v * videoScale);
+const videoSize = args['video-size']?.split('x').map(Number);
+if (videoSize && (videoSize.length !== 2 || !videoSize.every((v) => v > 0 && v % 2 === 0)))
+  throw new Error('--video-size takes WxH, both even (e.g. 1280x720)');
+if (videoScale !== 1 || videoSize) {
   for (const s of truth.sources.filter((x) => x.kind === 'video')) {
-    const file = join(OUT, `${s.id}-x${videoScale}.mp4`);
+    const first = truth.frames.find((f) => f.source === s.id);
+    const [w0, h0] = first ? [first.width, first.height] : [0, 0];
+    const [W, H] = videoSize ?? [
+      2 * Math.trunc((w0 * videoScale) / 2),
+      2 * Math.trunc((h0 * videoScale) / 2),
+    ];
+    const [kx, ky] = videoSize ? [W / w0, H / h0] : [videoScale, videoScale];
+    const scale = (q: Quad) => q.map((v, i) => v * (i % 2 === 0 ? kx : ky));
+    const file = join(OUT, `${s.id}-${W}x${H}.mp4`);
     await promisify(execFile)('ffmpeg', [
       ...['-v', 'error', '-y', '-i', sourcePath.get(s.id)!, '-an'],
-      ...['-vf', `scale=trunc(iw*${videoScale}/2)*2:trunc(ih*${videoScale}/2)*2:flags=bicubic,setsar=1`],
+      ...['-vf', `scale=${W}:${H}:flags=bicubic,setsar=1`],
       ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', file],
     ]);
     sourcePath.set(s.id, file);
     for (const f of truth.frames.filter((x) => x.source === s.id)) {
-      f.width = 2 * Math.trunc((f.width * videoScale) / 2);
-      f.height = 2 * Math.trunc((f.height * videoScale) / 2);
+      f.width = W;
+      f.height = H;
       for (const i of f.instances) i.quad = scale(i.quad);
     }
     for (const b of truth.brands)
@@ -237,6 +252,7 @@ const boardsShirts24 = { tp: 0, fn: 0 };
 const renders: string[] = [];
 const falseWhy = { quad: 0, brand: 0, none: 0 };
 const falseList: string[] = [];
+const missList: string[] = [];
 for (const f of truth.frames) {
   const dets = shown.get(f) ?? [];
   const used = new Set<number>();
@@ -280,7 +296,19 @@ for (const f of truth.frames) {
     } else for (const k of kinds) tally(k).fn++;
     if ((inst.kind === 'board' || inst.kind === 'shirt') && shortSide(inst.quad) >= 24) {
       if (best >= 0) boardsShirts24.tp++;
-      else boardsShirts24.fn++;
+      else {
+        boardsShirts24.fn++;
+        // what came nearest: a detection of the brand at an off quad, or another brand's over it
+        const near = dets
+          .map((d) => ({ d, iou: engine.quadIoU(d.quad, inst.quad) }))
+          .filter((x) => x.iou >= 0.1)
+          .sort((a, b) => b.iou - a.iou)[0];
+        missList.push(
+          `${f.source} ${f.time_ms! / 1000} s: ${inst.brand} (${inst.kind}, ${shortSide(inst.quad).toFixed(0)} px at ` +
+            `${quadBox(inst.quad, f.width, f.height).slice(0, 2).join(',')})` +
+            (near ? `; nearest ${near.d.brand} IoU ${near.iou.toFixed(2)}` : ''),
+        );
+      }
     }
   }
   dets.forEach((d, i) => {
@@ -408,6 +436,7 @@ say(
     `${falseWhy.brand} over another brand's logo, ${falseWhy.none} where nothing is labelled.`,
 );
 say(`False detections: ${falseList.join('; ') || 'none'}`);
+if (args.misses) say(`Missed boards and shirts of 24 px and more: ${missList.join('; ') || 'none'}`);
 say(
   `False tracks: ${
     tracks
