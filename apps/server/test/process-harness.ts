@@ -3,11 +3,14 @@ import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { onTestFailed } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const children: ChildProcess[] = [];
+/** Every server process started here, with how it ended: for {@link serverReport}. */
+const started: { child: ChildProcess; nodeArgs: string[]; output: () => string; ended?: string }[] = [];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -37,6 +40,14 @@ export function startServer(env: Record<string, string>, nodeArgs: string[] = []
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
+  const record: (typeof started)[number] = { child, nodeArgs, output: () => out };
+  started.push(record);
+  child.on('exit', (code, signal) => {
+    const how = signal
+      ? `${child.killed ? 'killed by the test' : 'died'} (${signal})`
+      : `exited with code ${code}`;
+    record.ended = `${how} at ${new Date().toISOString()}`;
+  });
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       if (/is running on|worker started/.test(out)) {
@@ -44,10 +55,38 @@ export function startServer(env: Record<string, string>, nodeArgs: string[] = []
         resolve({ child, output: () => out, port: Number(/localhost:(\d+)/.exec(out)?.[1] ?? 0) });
       }
     }, 100);
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${out}`));
+      reject(new Error(`server exited with ${code ?? signal}: ${out}`));
     });
+  });
+}
+
+/**
+ * What each server process started so far said (the last `tail` characters) and how it ended (or
+ * that it still runs): for a failed test's message, since a fetch that fails says only why the
+ * connection did (ECONNRESET, ECONNREFUSED), not why the server went away.
+ */
+export function serverReport(tail = 4000): string {
+  return started
+    .map(({ child, nodeArgs, output, ended }, i) => {
+      const out = output();
+      return (
+        `--- server process ${i + 1} (pid ${child.pid}${nodeArgs.length ? `, ${nodeArgs.join(' ')}` : ''}): ` +
+        `${ended ?? 'still running'}; ${out.length > tail ? `last ${tail} of ${out.length} characters` : 'its output'}:\n` +
+        out.slice(-tail)
+      );
+    })
+    .join('\n');
+}
+
+/** Registers, in a test, printing {@link serverReport} to stderr if the test fails. */
+export function reportServersOnFailure(): void {
+  onTestFailed(async () => {
+    // A server that has just died fails the test's request (ECONNRESET) before its exit is
+    // reported and its last output read: both come soon after.
+    await new Promise((r) => setTimeout(r, 1000));
+    console.error(`The server processes of this test:\n${serverReport()}`);
   });
 }
 
