@@ -60,6 +60,8 @@ await mkdir(join(OUT, 'examples'), { recursive: true });
 
 const truth = JSON.parse(await readFile(join(import.meta.dirname, 'real-set/truth.json'), 'utf8')) as Truth;
 const sourcePath = new Map(truth.sources.map((s) => [s.id, join(SHARED, s.path)]));
+// each clip's size, from its labelled frames (before `--sources` leaves some of them out)
+const clipSize = new Map(truth.frames.filter((f) => !f.file).map((f) => [f.source, [f.width, f.height]]));
 // `--sources a,b` scores those sources' frames only (examples still come from every source).
 if (args.sources) {
   const keep = new Set(args.sources.split(','));
@@ -77,8 +79,7 @@ if (videoSize && (videoSize.length !== 2 || !videoSize.every((v) => v > 0 && v %
   throw new Error('--video-size takes WxH, both even (e.g. 1280x720)');
 if (videoScale !== 1 || videoSize) {
   for (const s of truth.sources.filter((x) => x.kind === 'video')) {
-    const first = truth.frames.find((f) => f.source === s.id);
-    const [w0, h0] = first ? [first.width, first.height] : [0, 0];
+    const [w0, h0] = clipSize.get(s.id)!;
     const [W, H] = videoSize ?? [
       2 * Math.trunc((w0 * videoScale) / 2),
       2 * Math.trunc((h0 * videoScale) / 2),
