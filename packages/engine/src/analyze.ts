@@ -223,7 +223,7 @@ export async function analyzeVideo(
   tracker.flush();
   const detections = tracks
     .filter((t) => !wordsAgainst(t))
-    .filter((t) => !oneSample(t, startMs, endMs, stepMs))
+    .filter((t) => !oneSample(t, startMs, endMs, stepMs, info.duration * 1000))
     .map((t) => toDetection(withoutOddFits(t), brands, examples, stepMs, endMs, info))
     .filter((d) => d.confidence >= MIN_CONFIDENCE)
     .sort((a, b) => a.time_begin - b.time_begin);

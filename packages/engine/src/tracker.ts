@@ -284,11 +284,21 @@ export function trackConfidence(track: Track): number {
  * fit than a logo (see followInFrame), and a quarter of a second on screen at the default rate. On
  * the real set at 720p (`real.ts --video-scale 1.5`) dropping them took off 1 of its 2 false
  * tracks and both tracks shown at no scored frame, for 2 true detections of 142; at 848x478 it cost
- * the same 2 of 114 and took off no false one (there were none). At an edge of the span the track
- * may go on in the next chunk, whose stitch needs it.
+ * the same 2 of 114 and took off no false one (there were none). At an edge of the span that is a
+ * chunk's boundary the track may go on in the neighbouring chunk, whose stitch needs it; the
+ * video's own start and end (`videoEndMs`) have no neighbour, so a track seen in its first or
+ * last sample only is judged as any other.
  */
-export function oneSample(t: Track, startMs: number, endMs: number, stepMs: number): boolean {
+export function oneSample(
+  t: Track,
+  startMs: number,
+  endMs: number,
+  stepMs: number,
+  videoEndMs = Infinity,
+): boolean {
   if (t.hits.length !== 1) return false;
   const at = t.hits[0].timeMs;
-  return at - startMs >= stepMs && endMs - at > stepMs;
+  const atStart = startMs > 0 && at - startMs < stepMs;
+  const atEnd = endMs < videoEndMs && endMs - at <= stepMs;
+  return !atStart && !atEnd;
 }

@@ -1,11 +1,13 @@
-import { access } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { matchText, normaliseText } from '../src/text-match.ts';
-import { tempDir, writeSvg } from './fixtures.ts';
+import { promisify } from 'node:util';
+import { frameCrop, quadBox, tempDir, writeSvg } from './fixtures.ts';
 
 // Real photos from the team's shared development data (OpenCV's book-cover demo, Apache-2.0
 // repository), read in place; the crops are cut at test time and not kept.
@@ -77,4 +79,44 @@ describe.skipIf(!have)('the text route on a real photo', () => {
     const truth = TRUTH.map((v) => v / 3);
     expect(quadIoU(res.detections[0].coordinates[0].points, truth)).toBeGreaterThanOrEqual(0.5);
   });
+});
+
+// The Serie A clip of the team's shared development data, read in place (its rights holders'; for
+// internal testing only, so the frame and the example are cut at test time and not kept).
+const CLIP = join(import.meta.dirname, '../../../../shared/data/footage/seriea-broadcast.mp4');
+const haveClip = await access(CLIP).then(
+  () => true,
+  () => false,
+);
+
+describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () => {
+  it("reads a board's words on the frame's own pixels, not on one pixel in two", async () => {
+    const dir = await tempDir();
+    // the IM INTER CLUB example as the real set cuts it, at 6.5 s of the 848x478 clip
+    const example = join(dir, 'inter-club.png');
+    await writeFile(
+      example,
+      await frameCrop(CLIP, 6.5, quadBox([144.6, 1.1, 218.2, 8.1, 216.5, 25.7, 142.9, 18.8], 848, 478)),
+    );
+    const club = await buildBrandIndex({
+      id: 'club',
+      name: 'Inter Club',
+      examples: [{ id: 1, file: example }],
+    });
+    // the frame at 10 s at the size of most broadcast; its IM INTER CLUB board (the real set's
+    // label, scaled) has letters about 20 px high, 10 px in a half-size copy, which PP-OCRv4 read
+    // as "WNTEFGL3"
+    const frame = join(dir, 'frame.png');
+    await promisify(execFile)('ffmpeg', [
+      ...['-v', 'error', '-y', '-ss', '10', '-i', CLIP, '-frames:v', '1'],
+      ...['-vf', 'scale=1280:720:flags=bicubic', frame],
+    ]);
+    const board = [361.1, 84.1, 413.5, 75.5, 416.9, 96.2, 364.5, 104.8].map((v, i) =>
+      i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478,
+    );
+    const res = await analyzeImage(frame, [club], textOnly);
+    expect(res.width).toBe(1280);
+    const ious = res.detections.map((d) => quadIoU(d.coordinates[0].points, board));
+    expect(Math.max(0, ...ious)).toBeGreaterThanOrEqual(0.5);
+  }, 60_000);
 });

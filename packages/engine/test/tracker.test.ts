@@ -143,9 +143,20 @@ describe('oneSample', () => {
   });
 
   it('keeps one at an edge of the span, which the next chunk may go on with', () => {
-    expect(oneSample(seen(0), 0, 10_000, 250)).toBe(false);
-    expect(oneSample(seen(9750), 0, 10_000, 250)).toBe(false);
-    expect(oneSample(seen(60_000), 60_000, 120_000, 250)).toBe(false);
-    expect(oneSample(seen(60_250), 60_000, 120_000, 250)).toBe(true);
+    // a chunk 60-120 s of a 10-minute video
+    expect(oneSample(seen(60_000), 60_000, 120_000, 250, 600_000)).toBe(false);
+    expect(oneSample(seen(119_750), 60_000, 120_000, 250, 600_000)).toBe(false);
+    expect(oneSample(seen(60_250), 60_000, 120_000, 250, 600_000)).toBe(true);
+    expect(oneSample(seen(119_500), 60_000, 120_000, 250, 600_000)).toBe(true);
+    // the video's length unknown: every edge of the span may be a chunk's
+    expect(oneSample(seen(9750), 5000, 10_000, 250)).toBe(false);
+  });
+
+  it("drops one at the video's own start or end, which no chunk goes on with", () => {
+    // the whole of a 10 s video, and its last chunk
+    expect(oneSample(seen(0), 0, 10_000, 250, 10_000)).toBe(true);
+    expect(oneSample(seen(9750), 0, 10_000, 250, 10_000)).toBe(true);
+    expect(oneSample(seen(9750), 5000, 10_000, 250, 10_000)).toBe(true);
+    expect(oneSample(seen(5000), 5000, 10_000, 250, 10_000)).toBe(false);
   });
 });

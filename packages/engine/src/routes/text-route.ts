@@ -1,9 +1,8 @@
 import { appearance, polishCorners } from '../appearance.ts';
 import { hitLogo } from '../content.ts';
-import type { GrayImage } from '../features.ts';
 import { isConvexClockwise, projectRect, quadIoU, quadToQuad, type Quad } from '../geometry.ts';
 import { plausible, trace, type FrameHit } from '../hits.ts';
-import { readText, regionRgb, type RgbImage, type TextLine } from '../ocr.ts';
+import { readText, regionRgb, type TextLine } from '../ocr.ts';
 import { matchText, MIN_MATCH, normaliseText } from '../text-match.ts';
 import type { Route, RouteInput } from './route.ts';
 
@@ -32,10 +31,11 @@ export const textRoute: Route = {
   async propose({ frame, index, opts, found, seq }: RouteInput): Promise<FrameHit[]> {
     if ((seq ?? 0) % Math.max(1, opts.textEvery) !== 0) return [];
     if (!index.examples.some((e) => e.text.length > 0)) return [];
-    const { rgb, scale } = frameRgb(frame, opts.textSide);
-    const lines = (await readText(rgb, { maxSide: opts.textSide, maxLines: MAX_LINES, minHeight: 6 })).map(
-      (l): TextLine => ({ ...l, quad: l.quad.map((v) => v * scale) }),
-    );
+    // lines found at most textSide px on the long side, and read on the frame's own pixels
+    const rgb = regionRgb(frame, 0, 0, frame.width, frame.height);
+    const lines: TextLine[] = rgb
+      ? await readText(rgb, { maxSide: opts.textSide, maxLines: MAX_LINES, minHeight: 6 })
+      : [];
     const hits: FrameHit[] = [];
     for (const line of lines) {
       const seen = normaliseText(line.text);
@@ -109,15 +109,4 @@ function placeExample(
   if (!H) return null;
   const quad = projectRect(H, ex.width, ex.height);
   return quad.every(Number.isFinite) ? quad : null;
-}
-
-/** The frame as RGB at most `side` px on its long side, and the factor back to frame pixels. */
-function frameRgb(frame: GrayImage, side: number): { rgb: RgbImage; scale: number } {
-  const step = Math.max(1, Math.floor(Math.max(frame.width, frame.height) / side));
-  const w = Math.floor(frame.width / step);
-  const h = Math.floor(frame.height / step);
-  return {
-    rgb: regionRgb(frame, 0, 0, w, h, step) ?? { width: 0, height: 0, data: new Uint8Array(0) },
-    scale: step,
-  };
 }
