@@ -8,6 +8,7 @@ import {
   freePort,
   adminQuery,
   cleanUpProcesses,
+  LIFTOFF_ONLY,
   login,
   PG_ADMIN_URL,
   reportServersOnFailure,
@@ -22,16 +23,12 @@ afterAll(() => cleanUpProcesses(dataDir, TEST_DB === 'postgres' ? dbName : undef
 
 const TWO_MINUTES = 120_000;
 /**
- * Node's flags for the servers. On Node 24 (V8 13.6) every start of the server has the optimizing
- * Wasm compiler (Turboshaft) compile the embedded database's SQL parser: a restart on this test's
- * data peaks at ~920 MB for a few seconds, against ~490 MB on Node 20 and ~435 MB on Node 24 with
- * --liftoff-only, and that compile can also abort the process ("Fatal process out of memory: Zone",
- * nodejs/node#63421). This test starts four servers and polls each from its start: a server lost
- * that way fails it as `fetch failed` (ECONNRESET when the request was still unread as the process
- * died). What it tests is the jobs' recovery, so the servers keep the database's Wasm on the
- * baseline compiler (Liftoff), as tus-large's do.
+ * The servers keep the database's Wasm on Liftoff ({@link LIFTOFF_ONLY}): on Node 24 a restart on
+ * this test's data otherwise peaks at ~920 MB for a few seconds (~490 MB on Node 20, ~435 MB with
+ * the flag), and a server lost to that compile fails a poll as `fetch failed` (ECONNRESET when the
+ * request was still unread as the process died). What this test tests is the jobs' recovery.
  */
-const NODE_ARGS = ['--liftoff-only'];
+const NODE_ARGS = LIFTOFF_ONLY;
 
 /**
  * The all-in-one server is killed (SIGKILL) while it activates a brand, while it analyses a video

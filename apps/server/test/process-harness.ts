@@ -8,6 +8,16 @@ import { onTestFailed } from 'vitest';
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/**
+ * Node's flag that keeps WebAssembly on V8's baseline compiler (Liftoff), for servers whose test
+ * measures or kills them. On Node 24 (V8 13.6) the optimizing compiler (Turboshaft) compiles the
+ * embedded database's SQL parser (`raw_parser`, 105 KB of Wasm) a few seconds after each start with
+ * ~450-600 MB of compiler memory for 2-6 s (V8 11, Node 20: 26 MB), given back after, and it can
+ * abort the process ("Fatal process out of memory: Zone"; nodejs/node#63421). Only the command
+ * line sets it.
+ */
+export const LIFTOFF_ONLY = ['--liftoff-only'];
+
 const children: ChildProcess[] = [];
 /** Every server process started here, with how it ended: for {@link serverReport}. */
 const started: { child: ChildProcess; nodeArgs: string[]; output: () => string; ended?: string }[] = [];

@@ -18,7 +18,14 @@ import * as tus from 'tus-js-client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { smallVideo } from './fixtures.ts';
 import { TEST_DB } from './harness.ts';
-import { freePort, killAll, login, startServer, type ServerProcess } from './process-harness.ts';
+import {
+  freePort,
+  killAll,
+  LIFTOFF_ONLY,
+  login,
+  startServer,
+  type ServerProcess,
+} from './process-harness.ts';
 
 /**
  * [1 GiB] The resumable upload of a file over 1 GiB, through @tus/server in a server process of
@@ -38,15 +45,11 @@ const MiB = 1024 * 1024;
  */
 const RSS_BOUND = 256 * MiB;
 /**
- * Node's flags for the measured servers. On Node 24 (V8 13.6) the optimizing Wasm compiler
- * (Turboshaft) takes ~600 MB of compiler memory for 2-6 s to compile one function of the embedded
- * database, PostgreSQL's SQL parser (`raw_parser`, 105 KB of Wasm), once it has run enough:
- * seconds after the server starts, i.e. during the first upload. V8 11 (Node 20) compiles it in
- * 26 MB. The memory is given back when the compile ends, and it has nothing to do with uploads
- * (see nodejs/node#63421), so these servers keep the database's Wasm on the baseline compiler
- * (Liftoff): what is measured is the upload path. Only the command line sets this flag.
+ * The measured servers keep the database's Wasm on Liftoff ({@link LIFTOFF_ONLY}): on Node 24 the
+ * optimizing compiler's memory for the database's SQL parser would land during the first upload,
+ * and it has nothing to do with uploads. What is measured is the upload path.
  */
-const NODE_ARGS = ['--liftoff-only'];
+const NODE_ARGS = LIFTOFF_ONLY;
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'lr-tus-large-'));
 afterAll(() => {

@@ -81,7 +81,8 @@ export interface DetectorOptions {
   /** the text route reads every n-th sample (reading costs a few hundred ms a frame) */
   textEvery: number;
   /**
-   * long side (px) at which the text route reads a frame. Board letters are a few pixels high:
+   * long side (px) at which the text route finds a frame's lines of text (each line is then
+   * recognised on the frame's own pixels). Board letters are a few pixels high:
    * on the real set (bench/engine/real.ts) reading at 960 finds 32 of 113 boards where 640 finds
    * 26 (broadcast F1 0.522 against 0.494), but costs about 0.2 CPU s more per second of video
    * (50 brands: 1.62x real time against 1.98x for 0.10.0 in the same run; at 640 2.03x against
