@@ -170,12 +170,30 @@ const tracks: {
   what: string;
 }[] = [];
 const minutes = new Map<string, number>();
+/**
+ * Analysis speed of each clip with its own brands in the catalogue, as a customer's catalogue
+ * holds the sponsors on the boards: most of the engine's work is verifying and following the logos
+ * that show (bench/engine/versus.ts measures the catalogue's brands, which the footage mostly does
+ * not show). Wall time of this process (the engine's worker threads included), so a run beside
+ * another load measures that load too.
+ */
+const speed: { source: string; seconds: number; wall: number; cpu: number; size: string }[] = [];
 for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.has(x.id))) {
+  const wall0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const res = await engine.analyzeVideo(sourcePath.get(s.id)!, indexes, {
     sampleFps: Number(args['sample-fps']),
     ...(detector ? { detector } : {}),
   });
+  const cpu = process.cpuUsage(cpu0);
   minutes.set(s.id, res.frames / (res.fps ?? 1) / 60);
+  speed.push({
+    source: s.id,
+    seconds: res.frames / (res.fps ?? 1),
+    wall: (performance.now() - wall0) / 1000,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    size: `${res.width}x${res.height}`,
+  });
   if (args.dump) await writeFile(join(OUT, `detections-${s.id}.json`), JSON.stringify(res.detections));
   const base = tracks.length;
   res.detections.forEach((d, i) =>
@@ -430,6 +448,15 @@ say(
 );
 say(
   `| placement accuracy >= 0.95 | ${placement.toFixed(3)} (${placementRight}/${placementAll}) | ${met(placement >= 0.95)} |`,
+);
+say();
+say(
+  `Speed, each clip's own brands among the ${indexes.length}: ${speed
+    .map(
+      (v) =>
+        `${v.source} ${v.seconds.toFixed(1)} s at ${v.size} in ${v.wall.toFixed(1)} s, ${(v.seconds / v.wall).toFixed(2)}x real time, ${(v.cpu / v.seconds).toFixed(2)} CPU s per second of video`,
+    )
+    .join('; ')}`,
 );
 say();
 say(
