@@ -186,10 +186,11 @@ for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.
     ...(detector ? { detector } : {}),
   });
   const cpu = process.cpuUsage(cpu0);
-  minutes.set(s.id, res.frames / (res.fps ?? 1) / 60);
+  const seconds = res.frames / (res.fps ?? 1);
+  minutes.set(s.id, seconds / 60);
   speed.push({
     source: s.id,
-    seconds: res.frames / (res.fps ?? 1),
+    seconds,
     wall: (performance.now() - wall0) / 1000,
     cpu: (cpu.user + cpu.system) / 1e6,
     size: `${res.width}x${res.height}`,

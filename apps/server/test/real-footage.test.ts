@@ -19,9 +19,9 @@ const have = await access(CLIP).then(
 /**
  * Examples as a user crops them, from moments outside the uploaded span (left, top, width, height):
  * each row of the two-row LED board as its own brand, as the real set has them (its examples at
- * 6.5 s). One example cropped across both rows (a "Nerazzurri" brand, as this test had until
- * session 25) let the fit slip onto the OVUNQUE row on another encode of the same span (Debian's
- * ffmpeg 5.1.9): the engine's two-row weakness, which bench/engine/real.ts measures.
+ * 6.5 s). One example cropped across both rows let the fit slip onto the OVUNQUE row on another
+ * encode of the same span (Debian's ffmpeg 5.1.9): the engine's two-row weakness, which
+ * bench/engine/real.ts measures.
  */
 const EXAMPLES = [
   { name: 'Everywhere', at: 6.5, box: [258, 13, 171, 32] },

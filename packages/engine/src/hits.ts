@@ -82,12 +82,11 @@ export interface DetectorOptions {
   textEvery: number;
   /**
    * long side (px) at which the text route finds a frame's lines of text (each line is then
-   * recognised on the frame's own pixels). Board letters are a few pixels high:
-   * on the real set (bench/engine/real.ts) reading at 960 finds 32 of 113 boards where 640 finds
-   * 26 (broadcast F1 0.522 against 0.494), but costs about 0.2 CPU s more per second of video
-   * (50 brands: 1.62x real time against 1.98x for 0.10.0 in the same run; at 640 2.03x against
-   * 2.12x). 640 keeps the 2x target; 960 is the setting for accuracy. Reading every second instead
-   * of every two found 35 boards but made 53 false ones instead of 35.
+   * recognised on the frame's own pixels). On the real set at 1280x720 (bench/engine/real.ts,
+   * engine 0.22.0) 640 finds 82 of 113 boards and shirts of 24 px and more, 960 finds 81 and 1280
+   * finds 84 but drops photo precision from 0.958 to 0.880; finding lines at 1280 costs 371 ms a
+   * text sample against 79 at 640. At 640 the rows of a two-row LED board merge into one line,
+   * at 1280 they are found apart (see bench/engine/RESULTS.md).
    */
   textSide: number;
   /**
