@@ -4,10 +4,13 @@
  *
  * `node --import tsx bench/engine/real.ts [--brands 50] [--sample-fps 4] [--out .bench-out/engine/real]
  *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter] [--tracks]
- *  [--dump] [--misses] [--video-scale 1.5 | --video-size 1280x720]`: `--dump` also writes every video's detections (tracks with
+ *  [--dump] [--misses] [--video-scale 1.5 | --video-size 1280x720] [--crf 18] [--analysis-height 540]`: `--dump` also writes every video's detections (tracks with
  *  their segments) to `<out>/detections-<source>.json`, to follow a track segment by segment;
  *  `--misses` lists each missed board or shirt of 24 px and more, with what came nearest it;
- *  `--video-scale` runs the footage enlarged (see below).
+ *  `--video-scale` runs the footage enlarged (see below), `--crf` is the x264 quality of that
+ *  re-encode (another encode of the same scenes: how far the figures move with it is the noise
+ *  any engine change must beat); `--analysis-height` is the engine's
+ *  setting of that name (default 720: frames are analysed at most that high).
  *
  * Each brand's index is built from its examples: crops cut at run time from other moments of the
  * footage than the scored frames (nothing of the footage is kept), or image files. Distractor brands
@@ -27,8 +30,10 @@
  * same set, for a side-by-side table.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import sharp from 'sharp';
 import { framePng, quadBox } from '../../packages/engine/test/fixtures.ts';
@@ -48,6 +53,8 @@ const { values: args } = parseArgs({
     misses: { type: 'boolean', default: false },
     'video-scale': { type: 'string', default: '1' },
     'video-size': { type: 'string' },
+    'analysis-height': { type: 'string' },
+    crf: { type: 'string', default: '18' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -86,12 +93,36 @@ if (videoScale !== 1 || videoSize) {
     ];
     const [kx, ky] = videoSize ? [W / w0, H / h0] : [videoScale, videoScale];
     const scale = (q: Quad) => q.map((v, i) => v * (i % 2 === 0 ? kx : ky));
-    const file = join(OUT, `${s.id}-${W}x${H}.mp4`);
-    await promisify(execFile)('ffmpeg', [
-      ...['-v', 'error', '-y', '-i', sourcePath.get(s.id)!, '-an'],
-      ...['-vf', `scale=${W}:${H}:flags=bicubic,setsar=1`],
-      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', file],
-    ]);
+    // The same frames on every machine: x264's output depends on the instruction set it runs
+    // with (the Serie A clip's CRF 18 encode on an AVX-512 machine decodes to other frames than
+    // with x264's assembly limited to AVX2), and swscale's SIMD rounds otherwise than its C code
+    // unless told to be exact. So the scale is exact and x264 runs its C code alone (asm=0: about
+    // 5 times slower, so each encode is kept under .bench-out/engine/encodes for the next run).
+    const encode = [
+      ...['-vf', `scale=${W}:${H}:flags=bicubic+accurate_rnd+bitexact,setsar=1`],
+      ...[
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        String(Number(args.crf)),
+        '-x264-params',
+        'asm=0',
+      ],
+    ];
+    const key = createHash('sha256')
+      .update(JSON.stringify([s.path, statSync(sourcePath.get(s.id)!).size, encode]))
+      .digest('hex')
+      .slice(0, 12);
+    const file = join(ROOT, '.bench-out/engine/encodes', `${s.id}-${W}x${H}-${key}.mp4`);
+    if (!existsSync(file)) {
+      await mkdir(dirname(file), { recursive: true });
+      await promisify(execFile)('ffmpeg', [
+        ...['-v', 'error', '-y', '-i', sourcePath.get(s.id)!, '-an', ...encode, `${file}.part.mp4`],
+      ]);
+      await rename(`${file}.part.mp4`, file);
+    }
     sourcePath.set(s.id, file);
     for (const f of truth.frames.filter((x) => x.source === s.id)) {
       f.width = W;
@@ -183,6 +214,7 @@ for (const s of truth.sources.filter((x) => x.kind === 'video' && scoredSources.
   const cpu0 = process.cpuUsage();
   const res = await engine.analyzeVideo(sourcePath.get(s.id)!, indexes, {
     sampleFps: Number(args['sample-fps']),
+    ...(args['analysis-height'] ? { analysisHeight: Number(args['analysis-height']) } : {}),
     ...(detector ? { detector } : {}),
   });
   const cpu = process.cpuUsage(cpu0);
@@ -452,7 +484,7 @@ say(
 );
 say();
 say(
-  `Speed, each clip's own brands among the ${indexes.length}: ${speed
+  `Speed, each clip's own brands among the ${indexes.length}, ${args['sample-fps']} samples/s${args['analysis-height'] ? `, analysed at most ${args['analysis-height']} px high` : ''}: ${speed
     .map(
       (v) =>
         `${v.source} ${v.seconds.toFixed(1)} s at ${v.size} in ${v.wall.toFixed(1)} s, ${(v.seconds / v.wall).toFixed(2)}x real time, ${(v.cpu / v.seconds).toFixed(2)} CPU s per second of video`,
