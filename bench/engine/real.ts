@@ -98,19 +98,9 @@ if (videoScale !== 1 || videoSize) {
     // with x264's assembly limited to AVX2), and swscale's SIMD rounds otherwise than its C code
     // unless told to be exact. So the scale is exact and x264 runs its C code alone (asm=0: about
     // 5 times slower, so each encode is kept under .bench-out/engine/encodes for the next run).
-    const encode = [
-      ...['-vf', `scale=${W}:${H}:flags=bicubic+accurate_rnd+bitexact,setsar=1`],
-      ...[
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        String(Number(args.crf)),
-        '-x264-params',
-        'asm=0',
-      ],
-    ];
+    const crf = String(Number(args.crf));
+    const encode = ['-vf', `scale=${W}:${H}:flags=bicubic+accurate_rnd+bitexact,setsar=1`];
+    encode.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', crf, '-x264-params', 'asm=0');
     const key = createHash('sha256')
       .update(JSON.stringify([s.path, statSync(sourcePath.get(s.id)!).size, encode]))
       .digest('hex')

@@ -86,7 +86,9 @@ export interface DetectorOptions {
    * engine 0.22.0) 640 finds 82 of 113 boards and shirts of 24 px and more, 960 finds 81 and 1280
    * finds 84 but drops photo precision from 0.958 to 0.880; finding lines at 1280 costs 371 ms a
    * text sample against 79 at 640. At 640 the rows of a two-row LED board merge into one line,
-   * at 1280 they are found apart (see bench/engine/RESULTS.md).
+   * at 1280 they are found apart (see bench/engine/RESULTS.md). The boards' 81-84 are within what
+   * another encode of the same clips moves them by (64-76 of 113, session 27); the photos' loss
+   * and the cost are not.
    */
   textSide: number;
   /**
