@@ -17,6 +17,7 @@ import {
   withoutOddFits,
   oneSample,
   wordsAgainst,
+  stuckInPlace,
   type Placement,
   type TimedHit,
   type Track,
@@ -222,7 +223,7 @@ export async function analyzeVideo(
   }
   tracker.flush();
   const detections = tracks
-    .filter((t) => !wordsAgainst(t))
+    .filter((t) => !wordsAgainst(t) && !stuckInPlace(t))
     .filter((t) => !oneSample(t, startMs, endMs, stepMs, info.duration * 1000))
     .map((t) => toDetection(withoutOddFits(t), brands, examples, stepMs, endMs, info))
     .filter((d) => d.confidence >= MIN_CONFIDENCE)

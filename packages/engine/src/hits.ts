@@ -81,6 +81,13 @@ export interface DetectorOptions {
   /** the text route reads every n-th sample (reading costs a few hundred ms a frame) */
   textEvery: number;
   /**
+   * the text route reads the samples whose number plus this is a multiple of `textEvery` (0: the
+   * first sample and every `textEvery`-th after). For the benchmark: a real set scored at the
+   * samples the text route reads measures reading, one scored between them measures how tracking
+   * carries what was read (bench/engine/RESULTS.md).
+   */
+  textPhase: number;
+  /**
    * long side (px) at which the text route finds a frame's lines of text (each line is then
    * recognised on the frame's own pixels). On the real set at 1280x720 (bench/engine/real.ts,
    * engine 0.22.0) 640 finds 82 of 113 boards and shirts of 24 px and more, 960 finds 81 and 1280
@@ -134,6 +141,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   boards: true,
   textRoute: true,
   textEvery: 8,
+  textPhase: 0,
   textSide: 640,
   wordCheck: true,
   shapeRoute: true,

@@ -229,6 +229,25 @@ function medianQuad(qs: Quad[]): Quad {
 const CAMERA_EVIDENCE = 4;
 
 /**
+ * The camera's votes on a track's placement: each pair of consecutive hits between which the camera
+ * moved the scene votes overlay if the logo moved less than half as far as the scene, else in-scene.
+ */
+function placementVotes(track: Track): { overlay: number; scene: number } {
+  let overlay = 0;
+  let scene = 0;
+  for (let i = 1; i < track.hits.length; i++) {
+    const [a, b] = [track.hits[i - 1], track.hits[i]];
+    if (!a.cam || !b.cam) continue;
+    const cam = Math.hypot(b.cam[0] - a.cam[0], b.cam[1] - a.cam[1]);
+    if (cam < CAMERA_EVIDENCE) continue;
+    const [ca, cb] = [quadCenter(a.quad), quadCenter(b.quad)];
+    if (Math.hypot(cb[0] - ca[0], cb[1] - ca[1]) < cam / 2) overlay++;
+    else scene++;
+  }
+  return { overlay, scene };
+}
+
+/**
  * A broadcast overlay (score bug, channel logo) stays fixed on screen while the camera moves and
  * across cuts; an in-scene logo (board, shirt, car) moves with the scene. So each pair of
  * consecutive hits between which the camera moved is a vote: the logo moved less than half as far
@@ -241,23 +260,29 @@ const CAMERA_EVIDENCE = 4;
 export function classifyPlacement(track: Track): Placement {
   if (track.hits.length < 2) return 'IN_SCENE';
   if (new Set(track.hits.map((h) => h.shot ?? 0)).size > 1) return 'BROADCAST_OVERLAY';
-  let overlay = 0;
-  let scene = 0;
-  for (let i = 1; i < track.hits.length; i++) {
-    const [a, b] = [track.hits[i - 1], track.hits[i]];
-    if (!a.cam || !b.cam) continue;
-    const cam = Math.hypot(b.cam[0] - a.cam[0], b.cam[1] - a.cam[1]);
-    if (cam < CAMERA_EVIDENCE) continue;
-    const [ca, cb] = [quadCenter(a.quad), quadCenter(b.quad)];
-    if (Math.hypot(cb[0] - ca[0], cb[1] - ca[1]) < cam / 2) overlay++;
-    else scene++;
-  }
+  const { overlay, scene } = placementVotes(track);
   if (overlay + scene > 0) return overlay > scene ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
   const med = medianQuad(track.hits.map((h) => h.quad));
   const tol = stillTolerance(med);
   const still = track.hits.filter((h) => maxCornerDist(h.quad, med) <= tol).length;
   // One bad fit among many must not turn an overlay into an in-scene logo.
   return still >= Math.max(2, 0.8 * track.hits.length) ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
+}
+
+/**
+ * A track that the detector found in one sample only and that pixel follows then held in place on
+ * screen while the camera moved the scene: a follow that stuck on what lay behind the logo once the
+ * logo moved on, not an overlay. An overlay's pixels are the same in every frame, so a detector that
+ * found it once finds it again in the samples after (the score bugs of the real set are found in
+ * nearly every sample); a board that the camera carries away leaves a follow from its old place
+ * that correlates just enough with the background to go on.
+ */
+export function stuckInPlace(track: Track): boolean {
+  return (
+    track.hits.filter((h) => !h.followed).length <= 1 &&
+    placementVotes(track).overlay > 0 &&
+    classifyPlacement(track) === 'BROADCAST_OVERLAY'
+  );
 }
 
 /**

@@ -66,6 +66,17 @@ describe.skipIf(!have)('the text route on a real photo', () => {
     expect(quadIoU(found[0].coordinates[0].points, TRUTH)).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('reads the samples that textEvery and textPhase name, and no other (a still image is sample 0)', async () => {
+    const read = async (textPhase: number) =>
+      (
+        await analyzeImage(join(COVERS, 'frames/1.jpg'), [opengl], {
+          detector: { ...textOnly.detector, textEvery: 4, textPhase },
+        })
+      ).detections.length;
+    expect(await read(4)).toBe(1);
+    expect(await read(1)).toBe(0);
+  });
+
   it('rejects a wordmark one letter off (OpenCV is not OpenGL)', async () => {
     const res = await analyzeImage(join(COVERS, 'frames/1.jpg'), [opencv], textOnly);
     expect(res.detections).toEqual([]);

@@ -3,6 +3,7 @@ import type { FrameHit } from '../src/hits.ts';
 import {
   classifyPlacement,
   oneSample,
+  stuckInPlace,
   Tracker,
   trackSegments,
   withoutOddFits,
@@ -158,5 +159,49 @@ describe('oneSample', () => {
     expect(oneSample(seen(9750), 0, 10_000, 250, 10_000)).toBe(true);
     expect(oneSample(seen(9750), 5000, 10_000, 250, 10_000)).toBe(true);
     expect(oneSample(seen(5000), 5000, 10_000, 250, 10_000)).toBe(false);
+  });
+});
+
+describe('stuckInPlace', () => {
+  // the camera pans the scene 20 px a sample to the left
+  const panned = (hits: { x: number; followed?: boolean }[]): Track => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    hits.forEach(({ x, followed }, i) =>
+      tracker.push(
+        i * 250,
+        [{ ...hit(at(x, 300)), followed }],
+        i ? { dx: -20, dy: 0, cut: false, residual: 4 } : undefined,
+      ),
+    );
+    tracker.flush();
+    expect(closed).toHaveLength(1);
+    return closed[0];
+  };
+
+  it('tells a track found once and then followed in place while the camera moved the scene', () => {
+    const stuck = panned([{ x: 600 }, { x: 600, followed: true }, { x: 601, followed: true }]);
+    expect(classifyPlacement(stuck)).toBe('BROADCAST_OVERLAY');
+    expect(stuckInPlace(stuck)).toBe(true);
+  });
+
+  it('keeps an overlay that the detector finds again, a board followed with the scene, and a still shot', () => {
+    const overlay = panned([{ x: 40 }, { x: 40, followed: true }, { x: 41 }]);
+    expect(classifyPlacement(overlay)).toBe('BROADCAST_OVERLAY');
+    expect(stuckInPlace(overlay)).toBe(false);
+    const board = panned([{ x: 600 }, { x: 580, followed: true }, { x: 560, followed: true }]);
+    expect(stuckInPlace(board)).toBe(false);
+    // without camera motion nothing tells a stuck follow from a board that stays put
+    const still: Track = {
+      brand: 0,
+      hits: [0, 250, 500].map((timeMs, i) => ({
+        ...hit(at(200, 100)),
+        timeMs,
+        followed: i > 0,
+        cam: [0, 0],
+      })),
+    };
+    expect(classifyPlacement(still)).toBe('BROADCAST_OVERLAY');
+    expect(stuckInPlace(still)).toBe(false);
   });
 });

@@ -29,7 +29,7 @@ export const textRoute: Route = {
   name: 'text',
   enabled: (opts) => opts.textRoute,
   async propose({ frame, index, opts, found, seq }: RouteInput): Promise<FrameHit[]> {
-    if ((seq ?? 0) % Math.max(1, opts.textEvery) !== 0) return [];
+    if (((seq ?? 0) + opts.textPhase) % Math.max(1, opts.textEvery) !== 0) return [];
     if (!index.examples.some((e) => e.text.length > 0)) return [];
     // lines found at most textSide px on the long side, and read on the frame's own pixels
     const rgb = regionRgb(frame, 0, 0, frame.width, frame.height);
