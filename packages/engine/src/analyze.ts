@@ -182,7 +182,7 @@ export async function analyzeVideo(
             res.frame,
             [...hits, ...followed],
             tracker.openTracks(),
-            shift,
+            [tracker.camera[0] + shift[0], tracker.camera[1] + shift[1]],
             thumbs,
             words,
             sx,
@@ -341,13 +341,19 @@ function follow(
  * of a two-row board correlate with either example about alike); the words tell those apart, so
  * a place the words confirm is the logo. The text route reads a frame every 2 s; this keeps its
  * boards between. The quad is not polished on the pixels: polishing twisted it over the rows
- * (on the real set at 720p, 1 more true board and a partly false track). Exported for its test.
+ * (on the real set at 720p, 1 more true board and a partly false track).
+ *
+ * `camera` is where the camera has moved the scene since the shot began, at this frame (input
+ * pixels, as the hits' `cam`): a track that nothing continued for a sample or two is carried by
+ * all the motion since it was last seen. (Until 0.24.0 it was carried by the last sample's motion
+ * alone, from a place samples old: in a pan a board missed once was then looked for where it no
+ * longer was, and lost.) Exported for its test.
  */
 export async function followByWords(
   frame: GrayImage,
   hits: FrameHit[],
   open: readonly Track[],
-  shift: [number, number],
+  camera: [number, number],
   thumbs: ThumbExample[],
   words: WordCheck,
   sx: number,
@@ -359,7 +365,9 @@ export async function followByWords(
     const last = unfollowed(t, hits, maxFollow);
     if (!last || !words.hasWords(last.example)) continue;
     const ex = thumbs[last.example];
-    const moved = last.quad.map((v, i) => (i % 2 === 0 ? (v + shift[0]) / sx : (v + shift[1]) / sy));
+    // the scene's shift since the track was last seen, which may be samples ago
+    const [dx, dy] = [camera[0] - (last.cam?.[0] ?? 0), camera[1] - (last.cam?.[1] ?? 0)];
+    const moved = last.quad.map((v, i) => (i % 2 === 0 ? (v + dx) / sx : (v + dy) / sy));
     if (!isConvexClockwise(moved) || !plausible(moved, ex, frame)) continue;
     if ((await words.read(frame, { ...last, quad: moved }, true)) !== 'own') continue;
     const quad = moved.map((v, i) => (i % 2 === 0 ? v * sx : v * sy));

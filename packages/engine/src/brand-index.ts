@@ -3,15 +3,17 @@ import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { readText } from './ocr.ts';
-import { inContent, textContent } from './content.ts';
+import { inContent, nameCorrected, textContent } from './content.ts';
 import { getCv } from './opencv.ts';
 import type { RgbaImage } from './image-io.ts';
 
 /**
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
+ * orb9 (engine 0.24.0): an example's line that nearly reads the brand's name is also listed as
+ * the name (see `nameCorrected`).
  */
-export const INDEX_FORMAT = 'orb8';
+export const INDEX_FORMAT = 'orb9';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -164,10 +166,17 @@ export async function buildBrandIndex(
     const read = await exampleText(logo);
     const content = textContent(logo, read, brand.name);
     // Where the logo is a part of the example, the rest (the next board's words) is not looked for:
-    // neither its lines by the text route nor its keypoints.
-    const text = content
-      ? read.filter((l) => inContent(content, (l.quad[0] + l.quad[4]) / 2, (l.quad[1] + l.quad[5]) / 2))
-      : read;
+    // neither its lines by the text route nor its keypoints. A line that nearly reads the brand's
+    // name is also looked for as the name (see nameCorrected), beside what OCR read: frames of the
+    // same board may be misread as the example was.
+    const text = (
+      content
+        ? read.filter((l) => inContent(content, (l.quad[0] + l.quad[4]) / 2, (l.quad[1] + l.quad[5]) / 2))
+        : read
+    ).flatMap((l) => {
+      const named = nameCorrected(l.text, brand.name);
+      return named === l.text ? [l] : [l, { ...l, text: named }];
+    });
     examples.push({ id: example.id, width: logo.width, height: logo.height, thumbs, text, content });
     for (const bg of backgrounds) {
       for (const s of SCALES) {

@@ -1,6 +1,6 @@
 import type { RgbaImage } from './image-io.ts';
 import { applyH, quadToQuad, type Quad } from './geometry.ts';
-import { matchText, normaliseText } from './text-match.ts';
+import { matchText, MIN_MATCH, MIN_SIMILARITY, normaliseText, textAgreement } from './text-match.ts';
 
 /** Share of an example's edges that must lie on its words for the words to be the logo. */
 const TEXT_EDGE_SHARE = 0.85;
@@ -79,6 +79,28 @@ export function readsName(line: string, name: string): boolean {
     m.seen[1] - m.seen[0] >= 0.7 * seen.text.length
   );
 }
+
+/**
+ * A line read in an example with the part that reads as the brand's name written as the name
+ * (normalised, see `normaliseText`): OCR misreads a letter or two of a small example (the real
+ * set's 1xBet board crop reads "XRET" at 1280x720), the name that the user typed does not. The
+ * part must hold most of the name ({@link NAME_SHARE}; the crop may cut a letter, OCR may drop
+ * one) nearly as it is written (a letter in four may differ). Otherwise, or where it reads the
+ * name exactly, the line comes back as it was read.
+ */
+export function nameCorrected(line: string, name: string): string {
+  const want = normaliseText(name).text;
+  const seen = normaliseText(line).text;
+  const m = matchText({ text: want }, { text: seen });
+  if (!m || m.example[1] - m.example[0] < NAME_SHARE * want.length) return line;
+  const part = want.slice(m.example[0], m.example[1]);
+  if (textAgreement(part, seen.slice(m.seen[0], m.seen[1]), MIN_MATCH) < MIN_SIMILARITY) return line;
+  const fixed = seen.slice(0, m.seen[0]) + part + seen.slice(m.seen[1]);
+  return fixed === seen ? line : fixed;
+}
+
+/** Share of the brand's name that a line must hold for the name to correct it. */
+const NAME_SHARE = 0.8;
 
 /** Whether a point (example px) lies inside the content quad grown by `share` of its height. */
 export function inContent(content: Quad, x: number, y: number, share = 0.35): boolean {

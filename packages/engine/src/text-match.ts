@@ -7,7 +7,7 @@
 /** Fewest matched characters that can place a logo. */
 export const MIN_MATCH = 4;
 /** Least share of characters that agree over the matched span (OCR confuses a few). */
-const MIN_SIMILARITY = 0.75;
+export const MIN_SIMILARITY = 0.75;
 
 /** Text reduced to what OCR reads reliably: upper-case letters and digits, look-alikes merged. */
 export function normaliseText(s: string): { text: string } {

@@ -104,6 +104,14 @@ export class Tracker {
     return started;
   }
 
+  /**
+   * Where the camera had moved the scene on screen since the shot began, at the last linked frame
+   * (input pixels; the hits' `cam`).
+   */
+  get camera(): readonly [number, number] {
+    return this.cam;
+  }
+
   /** Tracks still open (seen within the gap), for following them into the next frame. */
   openTracks(): readonly Track[] {
     return this.open;

@@ -172,7 +172,12 @@ export class WordCheck {
     // lines read as no character at all, and whether any line read as some
     let blank = 0;
     let letters = false;
+    // each place read once (a line that nearly reads the brand's name is listed twice, as read
+    // and as the name: see nameCorrected)
+    const places = new Set<string>();
     for (const t of ex.text) {
+      if (places.has(t.quad.join())) continue;
+      places.add(t.quad.join());
       const q: Quad = [];
       for (let k = 0; k < 4; k++) q.push(...applyH(H, t.quad[2 * k], t.quad[2 * k + 1]));
       if (!q.every(Number.isFinite)) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentIn, textContent } from '../src/content.ts';
+import { contentIn, nameCorrected, textContent } from '../src/content.ts';
 import { quadIoU } from '../src/geometry.ts';
 import { suppress, type FrameHit } from '../src/hits.ts';
 import type { RgbaImage } from '../src/image-io.ts';
@@ -130,5 +130,22 @@ describe('the logo inside an example (content quad)', () => {
     // and a text hit does not displace another brand's hit
     const rival = { ...slipped, brand: 1 };
     expect(suppress([rival, read], [...examples, ...examples])).toEqual([rival]);
+  });
+});
+
+describe("an example's words corrected by the brand's name", () => {
+  it('writes a misread letter of the name as the name, and leaves the rest of the line', () => {
+    expect(nameCorrected('1XRET', '1xBet')).toBe('1XBET');
+    expect(nameCorrected('BET 1XRET NOW', '1xBet')).toBe('BET1XBETN0W');
+    // most of the name (the crop cut the 1, or OCR dropped it)
+    expect(nameCorrected('XRET', '1xBet')).toBe('XBET');
+  });
+
+  it('leaves a line that reads the name exactly, a line far from it, and a name too short to tell', () => {
+    expect(nameCorrected('IM INTER CLUB', 'Inter Club')).toBe('IM INTER CLUB');
+    expect(nameCorrected('ADIDAS', 'Puma')).toBe('ADIDAS');
+    expect(nameCorrected('1XR', '1xBet')).toBe('1XR');
+    expect(nameCorrected('XRE', '1xBet')).toBe('XRE');
+    expect(nameCorrected('LFA', 'LEA')).toBe('LFA');
   });
 });

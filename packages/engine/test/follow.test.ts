@@ -158,7 +158,8 @@ describe('following a new track back in time', () => {
 });
 
 describe('carrying a wordmark where the camera took it, by its words', () => {
-  // the logo at `before` 250 ms ago; the camera panned it 60 px right since (beyond a follow)
+  // the logo at `before` 250 ms ago, with the camera at 0; the camera panned it 60 px right since
+  // (beyond a follow): it stands at `pan` now
   const now = [420, 240, 552, 236, 556, 302, 422, 306];
   const pan = 60;
   const before = now.map((v, i) => (i % 2 === 0 ? v - pan : v));
@@ -188,6 +189,15 @@ describe('carrying a wordmark where the camera took it, by its words', () => {
     expect(out[0]).toMatchObject({ followed: true, words: 'own', inliers: 0 });
     expect(asked).toHaveLength(1);
     expect(asked[0].distinct).toBe(true);
+  });
+
+  it('carries a track missed in the samples before by the whole of the camera motion since it was seen', async () => {
+    const f = await frame('pan-words.png', now);
+    // seen 3 samples ago where the camera stood at x 15; it has moved the scene 20 px a sample since
+    const stale = { brand: 0, hits: [{ ...last, cam: [15, 0] as [number, number] }] };
+    const out = await followByWords(f, [], [stale], [15 + pan, 0], [ex], words('own'), 1, 1, 12);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].quad, now)).toBeLessThanOrEqual(0.001);
   });
 
   it('leaves it where the words do not read as its own', async () => {

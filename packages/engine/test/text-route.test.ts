@@ -130,4 +130,38 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
     const ious = res.detections.map((d) => quadIoU(d.coordinates[0].points, board));
     expect(Math.max(0, ...ious)).toBeGreaterThanOrEqual(0.5);
   }, 60_000);
+
+  it('places each of two boards side by side that OCR reads as one line ("XBET XBET")', async () => {
+    const dir = await tempDir();
+    const at1280 = async (seconds: number, file: string) => {
+      await promisify(execFile)('ffmpeg', [
+        ...['-v', 'error', '-y', '-ss', String(seconds), '-i', CLIP, '-frames:v', '1'],
+        ...['-vf', 'scale=1280:720:flags=bicubic', file],
+      ]);
+      return file;
+    };
+    const scaled = (q: number[]) => q.map((v, i) => (i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478));
+    // the 1xBet example as the real set cuts it at 1280x720, at 10.5 s (it reads "1XRET", which
+    // the brand's name corrects)
+    const example = join(dir, '1xbet.png');
+    const [left, top, width, height] = quadBox(
+      scaled([348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2]),
+      1280,
+      720,
+    );
+    await sharp(await at1280(10.5, join(dir, 'example-frame.png')))
+      .extract({ left, top, width, height })
+      .toFile(example);
+    const xbet = await buildBrandIndex({ id: '1xbet', name: '1xBet', examples: [{ id: 1, file: example }] });
+    // the real set's two boards at 10 s, side by side
+    const boards = [
+      [317.1, 121.3, 362.7, 113.4, 366.2, 135.1, 320.6, 143],
+      [362.7, 113.4, 408.2, 105.4, 411.8, 127.2, 366.2, 135.1],
+    ].map(scaled);
+    const res = await analyzeImage(await at1280(10, join(dir, 'frame.png')), [xbet], textOnly);
+    for (const board of boards) {
+      const ious = res.detections.map((d) => quadIoU(d.coordinates[0].points, board));
+      expect(Math.max(0, ...ious)).toBeGreaterThanOrEqual(0.5);
+    }
+  }, 60_000);
 });

@@ -26,6 +26,22 @@ describe('Tracker across cuts and camera motion', () => {
     expect(closed.map((t) => t.hits.length)).toEqual([2, 1]);
   });
 
+  it("adds up the camera's motion over the shot, as each hit's cam, and starts again at a cut", () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    tracker.push(0, [hit(at(200, 100))]);
+    tracker.push(250, [], { dx: -30, dy: 2, cut: false, residual: 3 });
+    tracker.push(500, [hit(at(150, 102))], { dx: -25, dy: 1, cut: false, residual: 3 });
+    expect(tracker.camera).toEqual([-55, 3]);
+    tracker.push(750, [], { dx: 0, dy: 0, cut: true, residual: 40 });
+    expect(tracker.camera).toEqual([0, 0]);
+    tracker.flush();
+    expect(closed[0].hits.map((h) => h.cam)).toEqual([
+      [0, 0],
+      [-55, 3],
+    ]);
+  });
+
   it('takes a logo found twice in one frame (its follow and a fresh fit) as one instance, not a twin track', () => {
     const closed: Track[] = [];
     const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));

@@ -39,51 +39,98 @@ export const textRoute: Route = {
     const hits: FrameHit[] = [];
     for (const line of lines) {
       const seen = normaliseText(line.text);
-      if (seen.text.length < MIN_MATCH) continue;
-      let best: { hit: FrameHit; sure: number } | null = null;
-      for (let example = 0; example < index.examples.length; example++) {
-        const ex = index.examples[example];
-        for (const t of ex.text) {
-          const want = normaliseText(t.text);
-          const m = matchText(want, seen);
-          if (!m) continue;
-          const quad = placeExample(
-            { quad: t.quad, length: want.text.length, span: m.example },
-            { quad: line.quad, length: seen.text.length, span: m.seen },
-            ex,
-          );
-          if (!quad || !plausible(quad, ex, frame)) continue;
-          // A hit of the brand already placed here stands only if it holds these words: a fit
-          // that slipped a row on a board whose rows share letters overlaps them without it.
-          const logo = hitLogo({ quad }, ex);
-          if (
-            found.some(
-              (h) => h.brand === ex.brand && quadIoU(hitLogo(h, index.examples[h.example]), logo) > ALIGNED,
-            )
-          )
-            continue;
-          const ncc0 = appearance(frame, quad, ex, true);
-          const p = polishCorners(frame, quad, ex, ncc0, 20);
-          const pixelsAgree =
-            p.ncc >= MIN_CORRELATION && isConvexClockwise(p.quad) && plausible(p.quad, ex, frame);
-          const sure = m.score;
-          if (!pixelsAgree && sure < SURE_TEXT) {
-            trace.lost?.(example, 'text appearance', p.ncc, p.quad);
-            continue;
-          }
-          const q = pixelsAgree ? p.quad : quad;
-          const ncc = pixelsAgree ? p.ncc : ncc0;
-          const score = 0.75 * sure * Math.min(1, 0.6 + Math.max(0, ncc));
-          if (!best || score > best.hit.score)
-            best = { hit: { brand: ex.brand, example, quad: q, inliers: 0, score, ncc }, sure };
-        }
+      // A line may hold a brand's words more than once (two boards side by side read as one
+      // line, "XBET XBET"): once a part of it places a logo, or reads best as some example's
+      // words where no logo is placed (one found already), the parts on either side are read
+      // for another. A part placing a logo over one that the line placed already is not another.
+      const placed: FrameHit[] = [];
+      const parts: [number, number][] = [[0, seen.text.length]];
+      for (let part = parts.pop(); part; part = parts.pop()) {
+        const [from, to] = part;
+        if (to - from < MIN_MATCH) continue;
+        const b = placeLine(frame, index, found, line.quad, seen.text, from, to);
+        const span = b?.span ?? wordSpan(index, seen.text, from, to);
+        if (!span) continue;
+        parts.push([from, span[0]], [span[1], to]);
+        if (!b || placed.some((h) => quadIoU(h.quad, b.hit.quad) > 0.3)) continue;
+        placed.push(b.hit);
+        if (!hits.some((h) => h.brand === b.hit.brand && quadIoU(h.quad, b.hit.quad) > 0.3)) hits.push(b.hit);
       }
-      const b = best?.hit;
-      if (b && !hits.some((h) => h.brand === b.brand && quadIoU(h.quad, b.quad) > 0.3)) hits.push(b);
     }
     return hits;
   },
 };
+
+/** The characters of [from, to) of a line read in the frame (normalised) that read best as some example's words. */
+function wordSpan(
+  index: RouteInput['index'],
+  seen: string,
+  from: number,
+  to: number,
+): [number, number] | null {
+  let best: { score: number; span: [number, number] } | null = null;
+  for (const ex of index.examples)
+    for (const t of ex.text) {
+      const m = matchText(normaliseText(t.text), { text: seen.slice(from, to) });
+      if (m && (!best || m.score > best.score)) best = { score: m.score, span: m.seen };
+    }
+  return best && [from + best.span[0], from + best.span[1]];
+}
+
+/**
+ * The best placed example for the characters [from, to) of a line read in the frame (normalised
+ * text `seen`, whose quad spans all of it), and the characters of the line that placed it.
+ */
+function placeLine(
+  frame: RouteInput['frame'],
+  index: RouteInput['index'],
+  found: RouteInput['found'],
+  lineQuad: Quad,
+  seen: string,
+  from: number,
+  to: number,
+): { hit: FrameHit; span: [number, number] } | null {
+  let best: { hit: FrameHit; span: [number, number] } | null = null;
+  for (let example = 0; example < index.examples.length; example++) {
+    const ex = index.examples[example];
+    for (const t of ex.text) {
+      const want = normaliseText(t.text);
+      const m = matchText(want, { text: seen.slice(from, to) });
+      if (!m) continue;
+      const span: [number, number] = [from + m.seen[0], from + m.seen[1]];
+      const quad = placeExample(
+        { quad: t.quad, length: want.text.length, span: m.example },
+        { quad: lineQuad, length: seen.length, span },
+        ex,
+      );
+      if (!quad || !plausible(quad, ex, frame)) continue;
+      // A hit of the brand already placed here stands only if it holds these words: a fit
+      // that slipped a row on a board whose rows share letters overlaps them without it.
+      const logo = hitLogo({ quad }, ex);
+      if (
+        found.some(
+          (h) => h.brand === ex.brand && quadIoU(hitLogo(h, index.examples[h.example]), logo) > ALIGNED,
+        )
+      )
+        continue;
+      const ncc0 = appearance(frame, quad, ex, true);
+      const p = polishCorners(frame, quad, ex, ncc0, 20);
+      const pixelsAgree =
+        p.ncc >= MIN_CORRELATION && isConvexClockwise(p.quad) && plausible(p.quad, ex, frame);
+      const sure = m.score;
+      if (!pixelsAgree && sure < SURE_TEXT) {
+        trace.lost?.(example, 'text appearance', p.ncc, p.quad);
+        continue;
+      }
+      const q = pixelsAgree ? p.quad : quad;
+      const ncc = pixelsAgree ? p.ncc : ncc0;
+      const score = 0.75 * sure * Math.min(1, 0.6 + Math.max(0, ncc));
+      if (!best || score > best.hit.score)
+        best = { hit: { brand: ex.brand, example, quad: q, inliers: 0, score, ncc }, span };
+    }
+  }
+  return best;
+}
 
 /** The part of a line's quad between two fractions of its length (along its reading direction). */
 function part(q: Quad, from: number, to: number): Quad {
