@@ -104,6 +104,9 @@ export async function renderVerificationVideo(opts: RenderOptions): Promise<void
   const stop = () => {
     decoder.child.kill('SIGKILL');
     encoder.child.kill('SIGKILL');
+    // A pump paused on a full encoder pipe would wait for a 'drain' (and the decoder's output for
+    // an 'end') that a killed encoder never gives: closing the decoder's output settles it.
+    decoder.child.stdout?.destroy();
   };
   signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -203,6 +206,8 @@ function pumpFrames(
       to.end();
       resolve(index);
     });
+    // closed without an end: the render was stopped (see stop), whose reason is reported
+    from.once('close', () => resolve(index));
     from.once('error', reject);
   });
 }
