@@ -263,12 +263,13 @@ function placementVotes(track: Track): { overlay: number; scene: number } {
  * little, which the half keeps apart from the scene's motion. A track seen in two shots at the
  * same place is an overlay. Without camera motion (a still shot) a logo whose corners stay put
  * (within 2% of its size, at least 3 px) over at least two sampled frames counts as an overlay, as
- * nothing else tells them apart.
+ * nothing else tells them apart. `votes` are the track's camera votes where the caller counted
+ * them already.
  */
-export function classifyPlacement(track: Track): Placement {
+export function classifyPlacement(track: Track, votes = placementVotes(track)): Placement {
   if (track.hits.length < 2) return 'IN_SCENE';
   if (new Set(track.hits.map((h) => h.shot ?? 0)).size > 1) return 'BROADCAST_OVERLAY';
-  const { overlay, scene } = placementVotes(track);
+  const { overlay, scene } = votes;
   if (overlay + scene > 0) return overlay > scene ? 'BROADCAST_OVERLAY' : 'IN_SCENE';
   const med = medianQuad(track.hits.map((h) => h.quad));
   const tol = stillTolerance(med);
@@ -286,11 +287,9 @@ export function classifyPlacement(track: Track): Placement {
  * that correlates just enough with the background to go on.
  */
 export function stuckInPlace(track: Track): boolean {
-  return (
-    track.hits.filter((h) => !h.followed).length <= 1 &&
-    placementVotes(track).overlay > 0 &&
-    classifyPlacement(track) === 'BROADCAST_OVERLAY'
-  );
+  if (track.hits.filter((h) => !h.followed).length > 1) return false;
+  const votes = placementVotes(track);
+  return votes.overlay > 0 && classifyPlacement(track, votes) === 'BROADCAST_OVERLAY';
 }
 
 /**

@@ -48,38 +48,23 @@ export const textRoute: Route = {
       for (let part = parts.pop(); part; part = parts.pop()) {
         const [from, to] = part;
         if (to - from < MIN_MATCH) continue;
-        const b = placeLine(frame, index, found, line.quad, seen.text, from, to);
-        const span = b?.span ?? wordSpan(index, seen.text, from, to);
+        const { hit, span } = placeLine(frame, index, found, line.quad, seen.text, from, to);
         if (!span) continue;
         parts.push([from, span[0]], [span[1], to]);
-        if (!b || placed.some((h) => quadIoU(h.quad, b.hit.quad) > 0.3)) continue;
-        placed.push(b.hit);
-        if (!hits.some((h) => h.brand === b.hit.brand && quadIoU(h.quad, b.hit.quad) > 0.3)) hits.push(b.hit);
+        if (!hit || placed.some((h) => quadIoU(h.quad, hit.quad) > 0.3)) continue;
+        placed.push(hit);
+        if (!hits.some((h) => h.brand === hit.brand && quadIoU(h.quad, hit.quad) > 0.3)) hits.push(hit);
       }
     }
     return hits;
   },
 };
 
-/** The characters of [from, to) of a line read in the frame (normalised) that read best as some example's words. */
-function wordSpan(
-  index: RouteInput['index'],
-  seen: string,
-  from: number,
-  to: number,
-): [number, number] | null {
-  let best: { score: number; span: [number, number] } | null = null;
-  for (const ex of index.examples)
-    for (const t of ex.text) {
-      const m = matchText(normaliseText(t.text), { text: seen.slice(from, to) });
-      if (m && (!best || m.score > best.score)) best = { score: m.score, span: m.seen };
-    }
-  return best && [from + best.span[0], from + best.span[1]];
-}
-
 /**
  * The best placed example for the characters [from, to) of a line read in the frame (normalised
- * text `seen`, whose quad spans all of it), and the characters of the line that placed it.
+ * text `seen`, whose quad spans all of it), and the characters of the line that placed it; where
+ * no example is placed (`hit` null), the characters that read best as some example's words (null
+ * where none does).
  */
 function placeLine(
   frame: RouteInput['frame'],
@@ -89,8 +74,9 @@ function placeLine(
   seen: string,
   from: number,
   to: number,
-): { hit: FrameHit; span: [number, number] } | null {
+): { hit: FrameHit | null; span: [number, number] | null } {
   let best: { hit: FrameHit; span: [number, number] } | null = null;
+  let read: { score: number; span: [number, number] } | null = null;
   for (let example = 0; example < index.examples.length; example++) {
     const ex = index.examples[example];
     for (const t of ex.text) {
@@ -98,6 +84,7 @@ function placeLine(
       const m = matchText(want, { text: seen.slice(from, to) });
       if (!m) continue;
       const span: [number, number] = [from + m.seen[0], from + m.seen[1]];
+      if (!read || m.score > read.score) read = { score: m.score, span };
       const quad = placeExample(
         { quad: t.quad, length: want.text.length, span: m.example },
         { quad: lineQuad, length: seen.length, span },
@@ -129,7 +116,7 @@ function placeLine(
         best = { hit: { brand: ex.brand, example, quad: q, inliers: 0, score, ncc }, span };
     }
   }
-  return best;
+  return best ?? { hit: null, span: read?.span ?? null };
 }
 
 /** The part of a line's quad between two fractions of its length (along its reading direction). */
