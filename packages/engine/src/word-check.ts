@@ -2,7 +2,7 @@ import type { GrayImage } from './features.ts';
 import { applyH, clipToFrame, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
 import type { FrameHit, Reading } from './hits.ts';
 import { recognize, regionRgb } from './ocr.ts';
-import { normaliseText, textAgreement } from './text-match.ts';
+import { MIN_MATCH, normaliseText, textAgreement } from './text-match.ts';
 
 /**
  * The words check: a wordmark placed by its pixels (keypoints, colour) is read where its words
@@ -37,7 +37,10 @@ const MIN_LINE_HEIGHT = 7;
 const EDGE = 2;
 /** ...else the part of it in view is read, if that is at least this share of its length. */
 const IN_VIEW = 0.4;
-/** Fewest characters of agreement that count as reading a brand's words. */
+/**
+ * Fewest characters of agreement that count as reading a brand's words; a brand's line shorter
+ * than this is read in full, down to the text route's {@link MIN_MATCH} (see {@link minChars}).
+ */
 const MIN_CHARS = 5;
 /** A line reads as a brand's line at this agreement or more (share of agreeing characters)... */
 const READS_AS = 0.6;
@@ -192,7 +195,7 @@ export class WordCheck {
       let own = 0;
       let other = 0;
       for (const l of this.lines) {
-        const a = textAgreement(l.text, seen, MIN_CHARS);
+        const a = textAgreement(l.text, seen, minChars(l.text));
         if (l.brand === h.brand) own = Math.max(own, a);
         else other = Math.max(other, a);
       }
@@ -203,6 +206,18 @@ export class WordCheck {
     }
     return rival ? 'rival' : sure ? 'own' : blank > 0 && !letters ? 'blank' : 'unsure';
   }
+}
+
+/**
+ * Characters of agreement that read a brand's line: {@link MIN_CHARS}, or all of a shorter line.
+ * A brand whose example reads as a short line (the real set's 1XBET crop reads "XRET", and as
+ * "XBET" once corrected by the brand's name) is read on it: counted at 5 characters, its words
+ * agreed with nothing, so a catalogue brand whose words share a few letters ("1UXBE1", 0.67)
+ * dropped every keypoint hit of it as a rival's, while that brand's own hits on the 1XBET boards
+ * read as its own.
+ */
+function minChars(line: string): number {
+  return Math.max(MIN_MATCH, Math.min(MIN_CHARS, line.length));
 }
 
 /** The hits whose words do not read as another brand's, each with what its words read as. */

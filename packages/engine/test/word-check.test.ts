@@ -165,6 +165,26 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     expect(await check.read(g, hit(2, gone))).toBe('unsure');
   });
 
+  it('reads a brand whose example reads as a short line on that line, not as a longer rival line', async () => {
+    // The real set's 1xBet example, a board cut from the frame at 10.5 s, reads "XRET" at
+    // 1280x720 and is also listed as "XBET" (corrected by the brand's name): 4 characters. The
+    // board itself reads "1XBET". Counted at the 5 characters that a brand's words need, the
+    // brand's own words agreed with nothing, and a catalogue brand whose words read "1UXBE1"
+    // (agreeing 0.67) dropped every keypoint hit of 1xBet as a rival's (on the real set at CRF
+    // 18, 13 missed 1XBET boards).
+    const BET = [348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2];
+    const xbet = line(0, 'XRET');
+    const check = new WordCheck([
+      { ...xbet, text: [...xbet.text, { ...xbet.text[0], text: 'XBET' }] },
+      line(1, '1UXBE1'),
+    ]);
+    const g = await gray(10.5);
+    expect(await check.read(g, hit(0, BET))).toBe('own');
+    expect(await check.read(g, hit(0, BET), true)).toBe('own');
+    // and the other brand's hit on the board is a rival's
+    expect(await check.read(g, hit(1, BET))).toBe('rival');
+  });
+
   it('remembers only what it read clearly: a place read as nothing is read again in the next sample', async () => {
     const check = words();
     // nothing to read at the place at first (a frame before the board came into view, here a grey
