@@ -4,7 +4,7 @@ import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame } from './follow.ts';
 import { correlate, type ThumbExample } from './appearance.ts';
-import { DEFAULT_DETECTOR, plausible, type DetectorOptions, type FrameHit } from './hits.ts';
+import { DEFAULT_DETECTOR, plausible, SAME_INSTANCE, type DetectorOptions, type FrameHit } from './hits.ts';
 import { hitLogo } from './content.ts';
 import { clipToFrame, exampleToFrame, isConvexClockwise, maxCornerDist, quadIoU } from './geometry.ts';
 import { loadGray } from './image-io.ts';
@@ -428,7 +428,7 @@ export async function followBack(
       (o) =>
         o !== track &&
         o.brand === track.brand &&
-        o.hits.some((h) => h.timeMs === timeMs && quadIoU(h.quad, quad) > 0.3),
+        o.hits.some((h) => h.timeMs === timeMs && quadIoU(h.quad, quad) > SAME_INSTANCE),
     );
     if (clash) return;
     if (words) {

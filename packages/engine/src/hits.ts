@@ -153,6 +153,12 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   learnedMinCorrelation: 0.3,
 };
 
+/**
+ * Two hits of a brand in one frame whose quads overlap more than this (IoU) are one logo instance:
+ * every route, `suppress` and the tracker hold a second hit there for the same logo.
+ */
+export const SAME_INSTANCE = 0.3;
+
 /** Diagnostics (bench/engine/diagnose.ts): told why a candidate of an example was dropped. */
 export const trace: {
   lost?: (example: number, stage: string, value: number, quad?: Quad) => void;
@@ -236,7 +242,7 @@ export function suppress(
     // Rival brands on one spot: logos that share letters or marks (two wordmarks in one typeface)
     // match each other in part, and the better explained one wins.
     const clashes = kept.filter((k) =>
-      k.hit.brand === h.brand ? quadIoU(k.logo, q) > 0.3 : quadOverlapOfSmaller(k.logo, q) > 0.4,
+      k.hit.brand === h.brand ? quadIoU(k.logo, q) > SAME_INSTANCE : quadOverlapOfSmaller(k.logo, q) > 0.4,
     );
     if (clashes.length === 0) kept.push({ hit: h, logo: q });
     // The brand's words read in place say where its logo is: a fit of the same brand from another

@@ -1,4 +1,4 @@
-import type { FrameHit } from './hits.ts';
+import { SAME_INSTANCE, type FrameHit } from './hits.ts';
 import { maxCornerDist, quadCenter, quadIoU, sides, type Quad } from './geometry.ts';
 import type { FrameMotion } from './motion.ts';
 
@@ -29,9 +29,6 @@ export interface TrackerOptions {
   /** a track survives this many sampled frames without a hit before it is closed */
   maxGap: number;
 }
-
-/** Two hits of a brand in one frame that overlap this much (IoU) are the same instance (as in `suppress`). */
-const SAME_PLACE = 0.3;
 
 /**
  * Links per-frame hits into tracks, greedily by overlap (or by a centre shift smaller than the
@@ -82,7 +79,8 @@ export class Tracker {
       // The same logo found twice in one frame (a follow of its track and a fresh detection, which
       // the frame's suppression never compares) is one instance: the better hit went on, the other
       // would start a twin track over it.
-      if (!best && placed.some((p) => p.brand === h.brand && quadIoU(p.quad, h.quad) > SAME_PLACE)) continue;
+      if (!best && placed.some((p) => p.brand === h.brand && quadIoU(p.quad, h.quad) > SAME_INSTANCE))
+        continue;
       placed.push(h);
       if (best) {
         best.hits.push(timed);

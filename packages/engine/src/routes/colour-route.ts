@@ -8,7 +8,7 @@ import {
 import type { DescriptorIndex } from '../descriptor-index.ts';
 import { chromaPlane, type GrayImage } from '../features.ts';
 import { exampleToFrame, isConvexClockwise, quadIoU, sides, type Quad } from '../geometry.ts';
-import { plausible, trace, type DetectorOptions, type FrameHit } from '../hits.ts';
+import { plausible, SAME_INSTANCE, trace, type DetectorOptions, type FrameHit } from '../hits.ts';
 import type { Route } from './route.ts';
 
 /**
@@ -416,7 +416,10 @@ export function detectByColour(
     const ex: ThumbExample & { brand: number } = index.examples[c.model.example];
     // (a union of parts and its largest part, or a board's ground with and without the bits of
     // ground in its letters, give about the same box: fit it once)
-    if (skip(ex.brand, c.quad) || hits.some((h) => h.brand === ex.brand && quadIoU(h.quad, c.quad) > 0.3))
+    if (
+      skip(ex.brand, c.quad) ||
+      hits.some((h) => h.brand === ex.brand && quadIoU(h.quad, c.quad) > SAME_INSTANCE)
+    )
       continue;
     perModel.set(c.model, tries + 1);
     fitted++;
@@ -593,7 +596,7 @@ export const colourRoute: Route = {
     let models = byBoards.get(opts.boards);
     if (!models) byBoards.set(opts.boards, (models = colourModels(index, opts.boards)));
     return detectByColour(frame, index, models, opts, (brand, quad) =>
-      found.some((h) => h.brand === brand && quadIoU(h.quad, quad) > 0.3),
+      found.some((h) => h.brand === brand && quadIoU(h.quad, quad) > SAME_INSTANCE),
     );
   },
 };

@@ -2,7 +2,7 @@ import { appearance, polishCorners } from '../appearance.ts';
 import type { DescriptorIndex } from '../descriptor-index.ts';
 import type { GrayImage } from '../features.ts';
 import { isConvexClockwise, quadIoU, type Quad } from '../geometry.ts';
-import { plausible, trace, type FrameHit } from '../hits.ts';
+import { plausible, SAME_INSTANCE, trace, type FrameHit } from '../hits.ts';
 import { correlate, embed, learnedMeta, resize, template } from '../learned.ts';
 import type { Route, RouteInput } from './route.ts';
 
@@ -97,7 +97,7 @@ export const learnedRoute: Route = {
       if (tried >= MAX_CANDIDATES) break;
       const ex = index.examples[c.example];
       const near = (h: { brand: number; quad: Quad }) =>
-        h.brand === ex.brand && quadIoU(h.quad, c.quad) > 0.3;
+        h.brand === ex.brand && quadIoU(h.quad, c.quad) > SAME_INSTANCE;
       if (found.some(near) || hits.some(near)) continue;
       tried++;
       const hit = verify(frame, c, ex, opts.learnedMinCorrelation);

@@ -1,7 +1,7 @@
 import type { DescriptorIndex } from '../descriptor-index.ts';
 import type { GrayImage } from '../features.ts';
 import { quadIoU, type Quad } from '../geometry.ts';
-import { plausible, type DetectorOptions, type FrameHit } from '../hits.ts';
+import { plausible, SAME_INSTANCE, type DetectorOptions, type FrameHit } from '../hits.ts';
 import type { Route } from './route.ts';
 
 /**
@@ -615,7 +615,7 @@ export function detectByShape(frame: GrayImage, index: DescriptorIndex, models: 
   // one hit per place and brand: the best overlap
   hits.sort((a, b) => b.score - a.score);
   const kept: FrameHit[] = [];
-  for (const h of hits) if (!kept.some((o) => quadIoU(o.quad, h.quad) > 0.3)) kept.push(h);
+  for (const h of hits) if (!kept.some((o) => quadIoU(o.quad, h.quad) > SAME_INSTANCE)) kept.push(h);
   return kept;
 }
 
@@ -634,7 +634,7 @@ export const shapeRoute: Route = {
     const photo = frame.maxLogoShare !== undefined;
     if (!photo && (opts.shapeEvery <= 0 || (seq ?? 0) % opts.shapeEvery !== 0)) return [];
     return detectByShape(frame, index, shapeModels(index) as ShapeModel[]).filter(
-      (h) => !found.some((o) => o.brand === h.brand && quadIoU(o.quad, h.quad) > 0.3),
+      (h) => !found.some((o) => o.brand === h.brand && quadIoU(o.quad, h.quad) > SAME_INSTANCE),
     );
   },
 };

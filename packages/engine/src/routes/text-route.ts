@@ -1,7 +1,7 @@
 import { appearance, polishCorners } from '../appearance.ts';
 import { hitLogo } from '../content.ts';
 import { isConvexClockwise, projectRect, quadIoU, quadToQuad, type Quad } from '../geometry.ts';
-import { plausible, trace, type FrameHit } from '../hits.ts';
+import { plausible, SAME_INSTANCE, trace, type FrameHit } from '../hits.ts';
 import { readText, regionRgb, type TextLine } from '../ocr.ts';
 import { matchText, MIN_MATCH, normaliseText } from '../text-match.ts';
 import type { Route, RouteInput } from './route.ts';
@@ -45,15 +45,16 @@ export const textRoute: Route = {
       // for another. A part placing a logo over one that the line placed already is not another.
       const placed: FrameHit[] = [];
       const parts: [number, number][] = [[0, seen.text.length]];
-      for (let part = parts.pop(); part; part = parts.pop()) {
-        const [from, to] = part;
+      for (let next = parts.pop(); next; next = parts.pop()) {
+        const [from, to] = next;
         if (to - from < MIN_MATCH) continue;
         const { hit, span } = placeLine(frame, index, found, line.quad, seen.text, from, to);
         if (!span) continue;
         parts.push([from, span[0]], [span[1], to]);
-        if (!hit || placed.some((h) => quadIoU(h.quad, hit.quad) > 0.3)) continue;
+        if (!hit || placed.some((h) => quadIoU(h.quad, hit.quad) > SAME_INSTANCE)) continue;
         placed.push(hit);
-        if (!hits.some((h) => h.brand === hit.brand && quadIoU(h.quad, hit.quad) > 0.3)) hits.push(hit);
+        if (!hits.some((h) => h.brand === hit.brand && quadIoU(h.quad, hit.quad) > SAME_INSTANCE))
+          hits.push(hit);
       }
     }
     return hits;
