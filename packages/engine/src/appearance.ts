@@ -19,6 +19,8 @@ export interface ThumbExample {
   mask?: Uint8Array;
   /** colour on the thumbnail grid: U plane then V plane */
   uv?: Uint8Array;
+  /** the cells compared where the example's crop cuts the next board's row (1; see content.ts `uncutRegion`) */
+  region?: Uint8Array;
 }
 
 /**
@@ -30,8 +32,8 @@ export interface ThumbExample {
 export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
   const { tw, th } = ex;
   const n = tw * th;
-  const { sample, valid, inside } = sampleGrid(frame, H, ex);
-  if (inside < n * 0.5) return 0;
+  const { sample, valid, inside } = sampleGrid(frame, H, ex, ex.region);
+  if (inside < (ex.region ? ex.region.reduce((a, b) => a + b, 0) : n) * 0.5) return 0;
   let best = ex.mask ? maskedFit(sample, valid, ex.mask, ex.thumbs[0]) : -1;
   // Per vertical band sums, so that the correlation can also be taken without one or two
   // adjacent bands: a player or a post in front of a logo covers a vertical strip of it.
@@ -223,6 +225,7 @@ function sampleGrid(
   frame: GrayImage,
   H: ArrayLike<number>,
   ex: { width: number; height: number; tw: number; th: number },
+  region?: Uint8Array,
 ): { sample: Float32Array; valid: Uint8Array; inside: number } {
   const { tw, th } = ex;
   const n = tw * th;
@@ -242,6 +245,7 @@ function sampleGrid(
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = Array.from(H);
   for (let v = 0; v < th; v++) {
     for (let u = 0; u < tw; u++) {
+      if (region && !region[v * tw + u]) continue;
       let acc = 0;
       let cnt = 0;
       for (let s = 0; s < 4; s++) {

@@ -3,17 +3,17 @@ import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { readText } from './ocr.ts';
-import { inContent, nameCorrected, textContent } from './content.ts';
+import { inContent, nameCorrected, textContent, uncutRegion } from './content.ts';
 import { getCv } from './opencv.ts';
 import type { RgbaImage } from './image-io.ts';
 
 /**
  * Format/algorithm version of a brand index; {@link BrandIndex.version} starts with it. A stored
  * index whose version does not start with the current value must be rebuilt (re-activation).
- * orb9 (engine 0.24.0): an example's line that nearly reads the brand's name is also listed as
- * the name (see `nameCorrected`).
+ * orb10 (engine 0.26.0): where an example's crop cuts the next board's row above or below its
+ * words, the cells its pixels are compared on (`thumbs.region`, see content.ts `uncutRegion`).
  */
-export const INDEX_FORMAT = 'orb9';
+export const INDEX_FORMAT = 'orb10';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -33,9 +33,11 @@ export interface IndexedExample {
    * Small grey renderings (tw x th, base64 of tw*th bytes each) used to verify a match by
    * correlation: two for cut-out logos (on light and on dark), one for opaque examples; for
    * cut-out logos also their alpha (`mask`, same grid); and the colour (`uv`: base64 of the U
-   * then the V plane on the same grid, BT.601 full range as the engine decodes video).
+   * then the V plane on the same grid, BT.601 full range as the engine decodes video); where the
+   * example's crop cuts the next board's row above or below its words, the cells compared
+   * (`region`, 1 = compared, same grid; see content.ts `uncutRegion`).
    */
-  thumbs: { tw: number; th: number; data: string[]; mask?: string; uv?: string };
+  thumbs: { tw: number; th: number; data: string[]; mask?: string; uv?: string; region?: string };
   /**
    * The lines of text the example reads (PP-OCRv4, see ocr.ts), each with its corners in the
    * example's pixels: what the text route looks for in frames. Empty for a mark without words.
@@ -108,6 +110,7 @@ export function decodeThumbs(e: IndexedExample) {
     thumbs: e.thumbs.data.map(bytes),
     mask: e.thumbs.mask ? bytes(e.thumbs.mask) : undefined,
     uv: e.thumbs.uv ? bytes(e.thumbs.uv) : undefined,
+    region: e.thumbs.region ? bytes(e.thumbs.region) : undefined,
     text: e.text ?? [],
     /** where the logo is inside the example (see {@link IndexedExample.content}) */
     content: e.content,
@@ -165,6 +168,8 @@ export async function buildBrandIndex(
       thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     const read = await exampleText(logo);
     const content = textContent(logo, read, brand.name);
+    const region = content ? uncutRegion(logo, read, thumbs.tw, thumbs.th) : undefined;
+    if (region) thumbs.region = Buffer.from(region).toString('base64');
     // Where the logo is a part of the example, the rest (the next board's words) is not looked for:
     // neither its lines by the text route nor its keypoints. A line that nearly reads the brand's
     // name is also looked for as the name (see nameCorrected), beside what OCR read: frames of the

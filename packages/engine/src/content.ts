@@ -30,13 +30,10 @@ export function textContent(
   name?: string,
 ): Quad | undefined {
   if (logo.hasAlpha || lines.length === 0) return undefined; // a cut-out is already trimmed
-  const { width: w, height: h, data } = logo;
-  const grey = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++)
-    grey[i] = 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2];
+  const { width: w, height: h } = logo;
+  const grey = greyOf(logo);
   const grown = lines.map((l) => grow(l.quad, LINE_MARGIN));
-  const main = lines.reduce((a, b) => (b.text.length > a.text.length ? b : a)).quad;
-  const scraps = cutStrips(grey, w, h, main);
+  const scraps = cutStrips(grey, w, h, mainLine(lines));
   let inside = 0;
   let all = 0;
   // gradient magnitude away from the image's own border (a crop's edge is no edge of the logo)
@@ -65,6 +62,43 @@ export function textContent(
   // unless one line alone reads the brand's name.
   const named = name ? words.filter((l) => readsName(l.text, name)) : [];
   return named.length === 1 ? clip(named[0].quad, w, h) : undefined;
+}
+
+/**
+ * The cells of an example's thumbnail grid (`tw` x `th`) that are not in a strip the crop cuts
+ * above or below its words (see {@link cutStrips}): 1 there, 0 in the strip. Undefined where the
+ * crop cuts no strip. Such a strip is the next board's row on a two-row LED board, and the rows
+ * swap from one moment to the next, so the same board elsewhere in the footage shows another row
+ * there: the pixels are compared without it (see appearance.ts `correlate`).
+ */
+export function uncutRegion(
+  logo: RgbaImage,
+  lines: { text: string; quad: number[] }[],
+  tw: number,
+  th: number,
+): Uint8Array | undefined {
+  if (logo.hasAlpha || lines.length === 0) return undefined;
+  const { width: w, height: h } = logo;
+  const scraps = cutStrips(greyOf(logo), w, h, mainLine(lines));
+  const region = new Uint8Array(tw * th);
+  for (let v = 0; v < th; v++)
+    for (let u = 0; u < tw; u++)
+      region[v * tw + u] = scraps(((u + 0.5) * w) / tw, ((v + 0.5) * h) / th) ? 0 : 1;
+  return region.includes(0) ? region : undefined;
+}
+
+/** An example's grey levels (BT.601 luma of its RGB). */
+function greyOf(logo: RgbaImage): Float32Array {
+  const { width: w, height: h, data } = logo;
+  const grey = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++)
+    grey[i] = 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2];
+  return grey;
+}
+
+/** The quad of the longest line of an example's words: its own line, where a crop holds others. */
+function mainLine(lines: { text: string; quad: number[] }[]): number[] {
+  return lines.reduce((a, b) => (b.text.length > a.text.length ? b : a)).quad;
 }
 
 /** Whether a line read in an example is the brand's name: the name whole, and little else. */
