@@ -1,4 +1,4 @@
-import { access, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { correlate } from '../src/appearance.ts';
@@ -7,7 +7,7 @@ import { contentIn, nameCorrected, textContent, uncutRegion } from '../src/conte
 import { applyH, exampleToFrame, quadIoU, quadToQuad } from '../src/geometry.ts';
 import { DEFAULT_DETECTOR, suppress, type FrameHit } from '../src/hits.ts';
 import { loadGray, type RgbaImage } from '../src/image-io.ts';
-import { frameCrop, framePng, quadBox, tempDir } from './fixtures.ts';
+import { exists, frameCrop, framePng, quadBox, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
 /**
  * An opaque dark example (w x h) with bright vertical strokes wherever `ink(x, y)` holds, and solid
@@ -178,14 +178,11 @@ describe("an example's words corrected by the brand's name", () => {
   });
 });
 
-// The Serie A clip of the team's shared development data, read in place (nothing of it is kept in
-// the repository): the Ovunque example cut at 6.5 s as the real set cuts it holds OVUNQUE, SEMPRE,
-// NERAZZURRI with a slice of the EVERYWHERE row under it, cut by the crop's lower border.
-const CLIP = join(import.meta.dirname, '../../../../shared/data/footage/seriea-broadcast.mp4');
-const haveClip = await access(CLIP).then(
-  () => true,
-  () => false,
-);
+// The Serie A clip of the shared data: the Ovunque example cut at 6.5 s as the real set cuts it
+// holds OVUNQUE, SEMPRE, NERAZZURRI with a slice of the EVERYWHERE row under it, cut by the crop's
+// lower border.
+const CLIP = SERIEA_CLIP;
+const haveClip = await exists(CLIP);
 
 describe.skipIf(!haveClip)('the pixels of a two-row board example (real clip)', () => {
   it("compare a row with the example's own row, not with the next row that the crop cut", async () => {

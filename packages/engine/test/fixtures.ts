@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,23 @@ import sharp from 'sharp';
 import type { RgbImage } from '../src/synth.ts';
 
 const run = promisify(execFile);
+
+/**
+ * The team's shared development data beside the repository (`../shared/data`), read in place: the
+ * footage belongs to its rights holders and is for internal testing only, so frames and crops of
+ * it are cut at test time and nothing of it is kept in the repository.
+ */
+export const SHARED_DATA = join(import.meta.dirname, '../../../../shared/data');
+/** The Serie A broadcast clip (848 x 478) of the shared data. */
+export const SERIEA_CLIP = join(SHARED_DATA, 'footage/seriea-broadcast.mp4');
+
+/** Whether a file or folder exists (tests of the shared data are skipped without it). */
+export async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
 
 /** Small seeded PRNG so fixtures are the same on every run. */
 export function rng(seed: number) {

@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,16 +5,13 @@ import { quadIoU } from '../src/geometry.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { correlate, embed, resize, template } from '../src/learned.ts';
-import { tempDir } from './fixtures.ts';
+import { exists, SHARED_DATA, tempDir } from './fixtures.ts';
 
 // Real images from the team's shared development data, read in place: the logohunter templates
 // (MIT project test data) and a photo of OpenCV's samples (Apache-2.0 repository) as the scene.
-const SHARED = join(import.meta.dirname, '../../../../shared/data');
-const have = await access(join(SHARED, 'logos/logohunter/test_brands')).then(
-  () => true,
-  () => false,
-);
+const SHARED = SHARED_DATA;
 const BRANDS = join(SHARED, 'logos/logohunter/test_brands');
+const have = await exists(BRANDS);
 /** Where the Duff label is pasted into the scene (px), and its size. */
 const AT = { left: 300, top: 140, width: 150, height: 150 };
 const TRUTH = [300, 140, 450, 140, 450, 290, 300, 290];

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
-import { access, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVideo, buildBrandIndex, type BrandIndex, type MediaAnalysis } from '../src/index.ts';
-import { frameCrop, tempDir } from './fixtures.ts';
+import { exists, frameCrop, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
 const run = promisify(execFile);
 // Real broadcast footage from the team's shared development data (internal testing only: it is
 // read in place and nothing cut from it is kept).
-const CLIP = join(import.meta.dirname, '../../../../shared/data/footage/seriea-broadcast.mp4');
+const CLIP = SERIEA_CLIP;
 const LOOP_MS = 4000;
 const LOOPS = 3;
 const STEP_MS = 250;
@@ -21,10 +21,7 @@ const CROPS = [
   { brand: 'serie-a', at: 9, box: [36, 366, 55, 64] },
 ];
 
-const have = await access(CLIP).then(
-  () => true,
-  () => false,
-);
+const have = await exists(CLIP);
 
 let analysis: MediaAnalysis;
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { access, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,15 +7,12 @@ import { quadIoU } from '../src/geometry.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { matchText, normaliseText } from '../src/text-match.ts';
 import { promisify } from 'node:util';
-import { frameCrop, quadBox, tempDir, writeSvg } from './fixtures.ts';
+import { exists, frameCrop, quadBox, SERIEA_CLIP, SHARED_DATA, tempDir, writeSvg } from './fixtures.ts';
 
 // Real photos from the team's shared development data (OpenCV's book-cover demo, Apache-2.0
 // repository), read in place; the crops are cut at test time and not kept.
-const COVERS = join(import.meta.dirname, '../../../../shared/data/planar/book-covers');
-const have = await access(COVERS).then(
-  () => true,
-  () => false,
-);
+const COVERS = join(SHARED_DATA, 'planar/book-covers');
+const have = await exists(COVERS);
 
 /** The "OpenGL" wordmark of the cover, as a customer would crop it (left, top, width, height). */
 const WORDMARK = { left: 30, top: 160, width: 252, height: 84 };
@@ -92,13 +89,9 @@ describe.skipIf(!have)('the text route on a real photo', () => {
   });
 });
 
-// The Serie A clip of the team's shared development data, read in place (its rights holders'; for
-// internal testing only, so the frame and the example are cut at test time and not kept).
-const CLIP = join(import.meta.dirname, '../../../../shared/data/footage/seriea-broadcast.mp4');
-const haveClip = await access(CLIP).then(
-  () => true,
-  () => false,
-);
+// The Serie A clip of the shared data (see fixtures.ts).
+const CLIP = SERIEA_CLIP;
+const haveClip = await exists(CLIP);
 
 describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () => {
   it("reads a board's words on the frame's own pixels, not on one pixel in two", async () => {

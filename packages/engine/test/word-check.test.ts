@@ -1,4 +1,4 @@
-import { access, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
@@ -7,16 +7,11 @@ import { loadGray } from '../src/image-io.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { WordCheck, type WordExample } from '../src/word-check.ts';
 import { normaliseText, textAgreement } from '../src/text-match.ts';
-import { frameCrop, framePng, quadBox, tempDir } from './fixtures.ts';
+import { exists, frameCrop, framePng, quadBox, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
-// The Serie A clip of the team's shared development data, read in place: the clip belongs to its
-// rights holders and is for internal testing only, so nothing of it is kept in the repository (the
-// frames and crops are cut at test time).
-const CLIP = join(import.meta.dirname, '../../../../shared/data/footage/seriea-broadcast.mp4');
-const have = await access(CLIP).then(
-  () => true,
-  () => false,
-);
+// The Serie A clip of the shared data (see fixtures.ts).
+const CLIP = SERIEA_CLIP;
+const have = await exists(CLIP);
 
 // The two rows of the clip's two-row boards, cut from the frame at 6.5 s (848 x 478) as the real
 // set cuts them (bench/engine/real-set/truth.json).
