@@ -5,7 +5,7 @@ import { quadIoU } from '../src/geometry.ts';
 import type { FrameHit } from '../src/hits.ts';
 import { loadGray } from '../src/image-io.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
-import { WordCheck, type WordExample } from '../src/word-check.ts';
+import { lineSays, WordCheck, type WordExample } from '../src/word-check.ts';
 import { normaliseText, textAgreement } from '../src/text-match.ts';
 import { exists, frameCrop, framePng, quadBox, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
@@ -43,6 +43,51 @@ beforeAll(async () => {
   frame = join(dir, 'frame.png');
   await writeFile(frame, await framePng(CLIP, AT));
 }, 120_000);
+
+describe('what a line read where a hit stands says of it', () => {
+  // The words of the real set's Inter Club, Inter Academy and Ovunque examples as PP-OCRv4 reads
+  // them at 1280x720, and lines it read in the clip where keypoint hits of Inter Club stood.
+  const q = [0, 0, 1, 0, 1, 1, 0, 1];
+  const check = new WordCheck([
+    { brand: 0, width: 400, height: 132, text: [{ text: 'IM INTERCLUB', quad: q }] },
+    {
+      brand: 0,
+      width: 400,
+      height: 207,
+      text: ['IMINTERCUB', '1M1NTERC1UB'].map((text) => ({ text, quad: q })),
+    },
+    {
+      brand: 1,
+      width: 400,
+      height: 160,
+      text: ['RINTERACADENY', 'R1NTERACADEMY'].map((text) => ({ text, quad: q })),
+    },
+    {
+      brand: 2,
+      width: 400,
+      height: 81,
+      text: ['OVUNOUE.SEMPRE.NERAZZURRY'].map((text) => ({ text, quad: q })),
+    },
+  ]);
+  const says = (line: string) => {
+    const { own, other } = check.agreement(normaliseText(line).text, 0);
+    return lineSays(own, other);
+  };
+
+  it("takes a line that agrees with nothing of the hit's brand and fairly with another's for the other's", () => {
+    // an INTER ACADEMY board at 13 s (a false Inter Club track ran from it): Inter Academy 0.57
+    expect(says('HTERADE')).toBe('rival');
+    // an OVUNQUE row under an Inter Club fit: Ovunque 0.57
+    expect(says('DYUNGUE')).toBe('rival');
+    expect(says('KTERACADE')).toBe('rival');
+  });
+
+  it("takes its own brand's words for its own, and a line like neither for nothing", () => {
+    expect(says('1M1NTERC')).toBe('own');
+    expect(says('NTERGR')).toBeUndefined();
+    expect(says('WAN01')).toBeUndefined();
+  });
+});
 
 describe('text agreement', () => {
   it('tells a board row read with OCR errors from the other row that shares a word', () => {
