@@ -31,9 +31,8 @@ export interface ThumbExample {
  */
 export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExample): number {
   const { tw, th } = ex;
-  const n = tw * th;
-  const { sample, valid, inside } = sampleGrid(frame, H, ex, ex.region);
-  if (inside < (ex.region ? ex.region.reduce((a, b) => a + b, 0) : n) * 0.5) return 0;
+  const { sample, valid, inside, cells } = sampleGrid(frame, H, ex, ex.region);
+  if (inside < cells * 0.5) return 0;
   let best = ex.mask ? maskedFit(sample, valid, ex.mask, ex.thumbs[0]) : -1;
   // Per vertical band sums, so that the correlation can also be taken without one or two
   // adjacent bands: a player or a post in front of a logo covers a vertical strip of it.
@@ -219,19 +218,20 @@ const BANDS = 5;
  * The frame sampled through the homography on the example's thumbnail grid, 2x2 supersampled, at
  * a pyramid level where a thumbnail pixel spans about two frame pixels (point samples of a large
  * logo at full resolution alias its thin strokes away). `valid` marks the grid pixels inside the
- * frame.
+ * frame; with a `region`, only its cells are sampled (`cells`: how many the grid compares).
  */
 function sampleGrid(
   frame: GrayImage,
   H: ArrayLike<number>,
   ex: { width: number; height: number; tw: number; th: number },
   region?: Uint8Array,
-): { sample: Float32Array; valid: Uint8Array; inside: number } {
+): { sample: Float32Array; valid: Uint8Array; inside: number; cells: number } {
   const { tw, th } = ex;
   const n = tw * th;
   const sample = new Float32Array(n);
   const valid = new Uint8Array(n);
   let inside = 0;
+  let cells = 0;
   const fx = ex.width / tw;
   const fy = ex.height / th;
   const [cx, cy] = applyH(H, (tw / 2) * fx - 0.5, (th / 2) * fy - 0.5);
@@ -246,6 +246,7 @@ function sampleGrid(
   for (let v = 0; v < th; v++) {
     for (let u = 0; u < tw; u++) {
       if (region && !region[v * tw + u]) continue;
+      cells++;
       let acc = 0;
       let cnt = 0;
       for (let s = 0; s < 4; s++) {
@@ -267,7 +268,7 @@ function sampleGrid(
       }
     }
   }
-  return { sample, valid, inside };
+  return { sample, valid, inside, cells };
 }
 
 /** Long side of the thumbnail grid of an example cut from a frame (as for brands' examples). */
