@@ -23,7 +23,7 @@ import {
   type Track,
 } from './tracker.ts';
 import { probeVideo, streamFrames } from './video.ts';
-import { keptByWords, WordCheck } from './word-check.ts';
+import { WordCheck } from './word-check.ts';
 
 /** One brand instance over a time span. */
 export interface EngineDetection {
@@ -168,12 +168,14 @@ export async function analyzeVideo(
     );
     let followed = tracked.map((x) => x.hit);
     if (words) {
-      // a follow whose words read as another brand's is dropped, and tells against its track
+      // a follow whose words read as another brand's is moved to its own row, or else dropped and
+      // tells against its track
       const read = await words.readings(res.frame, followed, f.timeMs, shift, [sx, sy]);
+      const kept = await words.keptOrMoved(res.frame, followed, read, [sx, sy], hits);
       tracked.forEach((x, i) => {
-        if (read[i] === 'rival') x.track.contradicted = true;
+        if (!kept[i]) x.track.contradicted = true;
       });
-      followed = keptByWords(followed, read);
+      followed = kept.filter((h) => h !== null);
       // what neither continued, a wordmark's track is carried where the camera took it, if its
       // words read there as its own
       if (shift)

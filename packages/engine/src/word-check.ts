@@ -1,6 +1,6 @@
 import type { GrayImage } from './features.ts';
 import { applyH, clipToFrame, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
-import type { FrameHit, Reading } from './hits.ts';
+import { SAME_INSTANCE, type FrameHit, type Reading } from './hits.ts';
 import { recognize, regionRgb } from './ocr.ts';
 import { MIN_MATCH, normaliseText, textAgreement } from './text-match.ts';
 
@@ -116,9 +116,10 @@ export class WordCheck {
   }
 
   /**
-   * The hits without those whose words read as another brand's. Quads are in input pixels, `scale`
-   * times the frame's (analysis) pixels. `shift` is the camera's motion into this frame (input
-   * pixels), or null after a cut (nothing remembered carries over).
+   * The hits without those whose words read as another brand's (moved to their own row where they
+   * have one, see {@link onOwnRow}). Quads are in input pixels, `scale` times the frame's
+   * (analysis) pixels. `shift` is the camera's motion into this frame (input pixels), or null after
+   * a cut (nothing remembered carries over).
    */
   async check(
     frame: GrayImage,
@@ -127,7 +128,61 @@ export class WordCheck {
     shift: [number, number] | null,
     scale: [number, number] = [1, 1],
   ): Promise<FrameHit[]> {
-    return keptByWords(hits, await this.readings(frame, hits, timeMs, shift, scale));
+    const read = await this.readings(frame, hits, timeMs, shift, scale);
+    return (await this.keptOrMoved(frame, hits, read, scale)).filter((h) => h !== null);
+  }
+
+  /**
+   * Each hit with what its words read as (`readings`, see {@link readings}); one whose words read as
+   * another brand's moved to its own row (see {@link onOwnRow}), or null where it has none there or
+   * a hit of its brand (among `hits` and `others`) stands there already.
+   */
+  async keptOrMoved(
+    frame: GrayImage,
+    hits: FrameHit[],
+    readings: (Reading | undefined)[],
+    scale: [number, number],
+    others: FrameHit[] = [],
+  ): Promise<(FrameHit | null)[]> {
+    const out: (FrameHit | null)[] = [];
+    for (const [i, h] of hits.entries()) {
+      if (readings[i] !== 'rival') {
+        out.push({ ...h, words: readings[i] });
+        continue;
+      }
+      const moved = await this.onOwnRow(frame, h, scale);
+      const taken =
+        moved &&
+        [...hits, ...others].some(
+          (o) => o !== h && o.brand === h.brand && quadIoU(o.quad, moved.quad) > SAME_INSTANCE,
+        );
+      out.push(moved && !taken ? moved : null);
+    }
+    return out;
+  }
+
+  /**
+   * A hit whose words read as another brand's, moved one row of its words up or down to where they
+   * read as its own (null where neither does). Quads in input pixels, `scale` times the frame's.
+   *
+   * A stadium's two-row LED boards show two brands' lines one above the other, in one typeface and
+   * often with a word in common (EVERYWHERE, ALWAYS, NERAZZURRI over OVUNQUE, SEMPRE, NERAZZURRI on
+   * the Serie A clip), and the rows swap from one moment to the next. Keypoints on the shared word
+   * fit either row, and on the real set at 720p each brand's fit landed on the other's row for
+   * seconds on end: the words check dropped both, and both rows were missed.
+   */
+  async onOwnRow(frame: GrayImage, h: FrameHit, scale: [number, number] = [1, 1]): Promise<FrameHit | null> {
+    const quad = h.quad.map((v, i) => v / scale[i % 2]);
+    const q = linesInFrame(this.examples[h.example], quad)?.[0];
+    if (!q) return null;
+    // a row's height in the frame: the mean of the line's left and right sides
+    const down = [(q[6] - q[0] + q[4] - q[2]) / 2, (q[7] - q[1] + q[5] - q[3]) / 2];
+    for (const d of [1, -1]) {
+      const moved = quad.map((v, i) => v + d * down[i % 2]);
+      if ((await this.read(frame, { ...h, quad: moved }, true)) !== 'own') continue;
+      return { ...h, quad: moved.map((v, i) => v * scale[i % 2]), words: 'own' };
+    }
+    return null;
   }
 
   /**
@@ -188,8 +243,8 @@ export class WordCheck {
    */
   async read(frame: GrayImage, h: FrameHit, distinct = false): Promise<Reading> {
     const ex = this.examples[h.example];
-    const H = quadToQuad([0, 0, ex.width, 0, ex.width, ex.height, 0, ex.height], h.quad);
-    if (!H) return 'unsure';
+    const lines = linesInFrame(ex, h.quad);
+    if (!lines) return 'unsure';
     let rival = false;
     let sure = false;
     // lines read as no character at all, and whether any line read as some
@@ -198,12 +253,11 @@ export class WordCheck {
     // each place read once (a line that nearly reads the brand's name is listed twice, as read
     // and as the name: see nameCorrected)
     const places = new Set<string>();
-    for (const t of ex.text) {
+    for (const [i, t] of ex.text.entries()) {
       if (places.has(t.quad.join())) continue;
       places.add(t.quad.join());
-      const q: Quad = [];
-      for (let k = 0; k < 4; k++) q.push(...applyH(H, t.quad[2 * k], t.quad[2 * k + 1]));
-      if (!q.every(Number.isFinite)) continue;
+      const q = lines[i];
+      if (!q) continue;
       const [, right, , left] = sides(q);
       if (Math.min(left, right) < MIN_LINE_HEIGHT) continue;
       const read = await readLine(frame, q);
@@ -246,9 +300,18 @@ function minChars(line: string): number {
   return Math.max(MIN_MATCH, Math.min(MIN_CHARS, line.length));
 }
 
-/** The hits whose words do not read as another brand's, each with what its words read as. */
-export function keptByWords(hits: FrameHit[], readings: (Reading | undefined)[]): FrameHit[] {
-  return hits.flatMap((h, i) => (readings[i] === 'rival' ? [] : [{ ...h, words: readings[i] }]));
+/**
+ * Where each of an example's lines of words stands in the frame for a hit at `quad` (null for a
+ * line that does not map to finite points), or null where the quad maps nothing.
+ */
+function linesInFrame(ex: WordExample, quad: Quad): (Quad | null)[] | null {
+  const H = quadToQuad([0, 0, ex.width, 0, ex.width, ex.height, 0, ex.height], quad);
+  if (!H) return null;
+  return ex.text.map((t) => {
+    const q: Quad = [];
+    for (let k = 0; k < 4; k++) q.push(...applyH(H, t.quad[2 * k], t.quad[2 * k + 1]));
+    return q.every(Number.isFinite) ? q : null;
+  });
 }
 
 /**

@@ -225,6 +225,31 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     expect(await check.read(g, hit(1, BET))).toBe('rival');
   });
 
+  it("moves a hit whose words read as another brand's one row up or down, to where they read as its own", async () => {
+    // At 6 s a two-row board stands at the right (its rows as the real set labels them): on the
+    // real set at 720p keypoints laid each row's example over the other row, and the words check
+    // dropped both (the two rows were missed).
+    const EVERYWHERE_6 = [553.8, 21.2, 718, 34, 716.7, 51.7, 552.5, 38.9];
+    const OVUNQUE_6 = [547.2, 37.9, 693.7, 49.4, 692.6, 63.8, 546, 52.3];
+    const g = await gray(6);
+    const check = words();
+    const ovunque = hit(2, EVERYWHERE_6);
+    expect(await check.read(g, ovunque)).toBe('rival');
+    const down = await check.onOwnRow(g, ovunque);
+    // one row's height (the line's sides) down, onto the OVUNQUE row
+    const row = EVERYWHERE_6.map((v, i) => v + (i % 2 === 0 ? -1.3 : 17.7));
+    down!.quad.forEach((v, i) => expect(v).toBeCloseTo(row[i], 6));
+    expect(quadIoU(down!.quad, OVUNQUE_6)).toBeGreaterThan(0.5);
+    expect(down?.words).toBe('own');
+    const up = await check.onOwnRow(g, hit(1, OVUNQUE_6));
+    expect(quadIoU(up!.quad, EVERYWHERE_6)).toBeGreaterThan(0.5);
+    // neither row reads as JOIN THE FAMILY: nothing to move to
+    expect(await check.onOwnRow(g, hit(0, EVERYWHERE_6))).toBeNull();
+    // the check keeps the moved hit in place of the dropped one
+    const kept = await words().check(g, [ovunque], 6000, [0, 0]);
+    expect(kept.map((h) => h.quad)).toEqual([down!.quad]);
+  });
+
   it('remembers only what it read clearly: a place read as nothing is read again in the next sample', async () => {
     const check = words();
     // nothing to read at the place at first (a frame before the board came into view, here a grey
