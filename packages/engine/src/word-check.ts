@@ -1,3 +1,4 @@
+import { appearance, exampleFromFrame, type ThumbExample } from './appearance.ts';
 import type { GrayImage } from './features.ts';
 import { applyH, clipToFrame, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
 import { SAME_INSTANCE, type FrameHit, type Reading } from './hits.ts';
@@ -24,13 +25,22 @@ import { MIN_MATCH, normaliseText, textAgreement } from './text-match.ts';
  * Reading costs 10-50 ms a line, so a clear verdict (own or rival) is kept for the place it was
  * given at (carried with the camera's motion, or fixed on screen for an overlay) for
  * {@link MEMORY_MS}: a board or a score bug seen again at the same place is not read again in
- * every sample. A reading that settles nothing is not kept: the next sample may be sharper.
+ * every sample. A reading that settles nothing is not kept: the next sample may be sharper. Nor
+ * does a verdict hold once the place no longer looks as it did when it was read
+ * ({@link SAME_LOOK}): an LED board shows another sponsor every few seconds, and a track that
+ * followed the board through the change would otherwise keep its words' verdict for the next one.
  */
 
 /** A verdict holds this long for hits of its brand at its place. */
 const MEMORY_MS = 1000;
 /** A hit at a remembered place: overlap with the remembered quad (after the camera's motion). */
 const SAME_PLACE = 0.5;
+/**
+ * ...and its pixels' correlation with what the place showed when it was read, under which the
+ * place is read again (an LED board changed what it shows; or a pan blurred it, and a reading
+ * costs only time).
+ */
+const SAME_LOOK = 0.5;
 /** Lines shorter than this (frame px, the line's height) are not read: nothing reliable comes of them. */
 const MIN_LINE_HEIGHT = 7;
 /** A line must lie this far inside the frame (px) to be read whole... */
@@ -67,6 +77,8 @@ interface Verdict {
   screen: Quad;
   reading: 'own' | 'rival';
   timeMs: number;
+  /** what the place showed when it was read (null when too little of it was in the frame) */
+  look: ThumbExample | null;
 }
 
 /** The words of the brands' examples, as the check needs them. */
@@ -217,16 +229,26 @@ export class WordCheck {
         out.push(h.route === 'text' && !h.followed ? 'own' : undefined);
         continue;
       }
+      const inFrame = h.quad.map((v, i) => v / scale[i % 2]);
       const known = this.memory.find(
         (v) =>
           v.brand === h.brand &&
-          (quadIoU(v.quad, h.quad) > SAME_PLACE || quadIoU(v.screen, h.quad) > SAME_PLACE),
+          (quadIoU(v.quad, h.quad) > SAME_PLACE || quadIoU(v.screen, h.quad) > SAME_PLACE) &&
+          v.look !== null &&
+          appearance(frame, inFrame, v.look, false) >= SAME_LOOK,
       );
       let reading: Reading | undefined = known?.reading;
       if (reading === undefined) {
-        reading = await this.read(frame, { ...h, quad: h.quad.map((v, i) => v / scale[i % 2]) });
+        reading = await this.read(frame, { ...h, quad: inFrame });
         if (reading === 'own' || reading === 'rival')
-          this.memory.push({ brand: h.brand, quad: h.quad, screen: h.quad, reading, timeMs });
+          this.memory.push({
+            brand: h.brand,
+            quad: h.quad,
+            screen: h.quad,
+            reading,
+            timeMs,
+            look: exampleFromFrame(frame, inFrame),
+          });
       }
       out.push(reading);
     }

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
 import type { FrameHit } from '../src/hits.ts';
 import { loadGray } from '../src/image-io.ts';
@@ -259,7 +259,26 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     const ovunque = hit(2, ROW_EVERYWHERE);
     expect(await check.check(blank, [ovunque], 0, [0, 0])).toHaveLength(1);
     expect(await check.check(await gray(AT), [ovunque], 250, [0, 0])).toHaveLength(0);
-    // and what it read clearly holds for the place: the rival verdict stays, even on the grey frame
-    expect(await check.check(blank, [ovunque], 500, [0, 0])).toHaveLength(0);
+    // and what it read clearly holds for the place while it looks the same: not read again
+    const read = vi.spyOn(check, 'read');
+    expect(await check.readings(await gray(AT), [ovunque], 500, [0, 0])).toEqual(['rival']);
+    expect(read).not.toHaveBeenCalled();
+    // once it does not (the grey frame), the place is read again: nothing there now
+    const [again] = await check.readings(blank, [ovunque], 750, [0, 0]);
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(again).not.toBe('rival');
+    expect(await check.check(blank, [ovunque], 750, [0, 0])).toHaveLength(1);
+  });
+
+  it('reads a place again once it no longer looks as it did: an LED board that changed its sponsor', async () => {
+    // At 7 s an LED board at the right shows IM INTER CLUB (its line's quad, read off the frame);
+    // by 7.5 s the camera has panned 80 px (35 + 45 px, estimateMotion on the clip) and the same
+    // board shows JOIN THE FAMILY. Within the memory's second, the place's verdict would carry
+    // over: on the real set, tracks of Inter Club followed such boards after the change.
+    const check = new WordCheck([line(0, 'JOIN THE FAMILY'), line(1, 'IM INTER CLUB')]);
+    const at7 = [545, 25, 617, 32, 615, 48, 543, 41];
+    const at75 = at7.map((v, i) => (i % 2 === 0 ? v + 80 : v));
+    expect(await check.readings(await gray(7), [hit(1, at7)], 7000, [0, 0])).toEqual(['own']);
+    expect(await check.readings(await gray(7.5), [hit(1, at75)], 7500, [80, 0])).toEqual(['rival']);
   });
 });
