@@ -158,12 +158,13 @@ export class EditorSession {
       el.addEventListener(type, fn, capture);
       this.elementListeners.push([type, fn, capture]);
     };
-    on('loadedmetadata', () => {
+    const metadata = () => {
       if (Number.isFinite(el.duration) && el.duration > 0)
         this.patchPlayback({ durationMs: el.duration * 1000 });
       const t = this.editor.model.time;
       if (t > 0) el.currentTime = t / 1000;
-    });
+    };
+    on('loadedmetadata', metadata);
     on('loadeddata', () => {
       this.patchPlayback({ videoReady: true });
       this.readBuffered();
@@ -177,6 +178,9 @@ export class EditorSession {
       console.error('Editor: the video cannot be played', el.error?.message ?? el.error?.code),
     );
     el.playbackRate = this.playback.get().rate || 0;
+    // An element bound after it loaded its metadata gets no 'loadedmetadata': it would stay at 0 s
+    // while the editor stands at the saved position (an e2e run opened at 12 s played from 0 s).
+    if (el.readyState >= 1) metadata();
     if (el.readyState >= 2) this.patchPlayback({ videoReady: true });
     this.readBuffered();
     this.requestFrame();
