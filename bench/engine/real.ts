@@ -6,7 +6,8 @@
  *  [--engine <tree>] [--detector '{"textRoute":false}'] [--sources adidas-puma,logohunter] [--tracks]
  *  [--dump] [--misses] [--video-scale 1.5 | --video-size 1280x720] [--crf 18] [--analysis-height 540]`: `--dump` also writes every video's detections (tracks with
  *  their segments) to `<out>/detections-<source>.json`, to follow a track segment by segment;
- *  `--misses` lists each missed board or shirt of 24 px and more, with what came nearest it;
+ *  `--misses` lists each missed board or shirt of 24 px and more and each missed photo logo, with
+ *  what came nearest it;
  *  `--video-scale` runs the footage enlarged (see below), `--crf` is the x264 quality of that
  *  re-encode (another encode of the same scenes: how far the figures move with it is the noise
  *  any engine change must beat); `--analysis-height` is the engine's
@@ -293,8 +294,17 @@ let placementAll = 0;
 const boardsShirts24 = { tp: 0, fn: 0 };
 const renders: string[] = [];
 const falseWhy = { quad: 0, brand: 0, none: 0 };
+/** What came nearest a missed logo: a detection of its brand at an off quad, or another brand's over it. */
+function nearest(dets: { brand: string; quad: Quad }[], quad: Quad): string {
+  const near = dets
+    .map((d) => ({ d, iou: engine.quadIoU(d.quad, quad) }))
+    .filter((x) => x.iou >= 0.1)
+    .sort((a, b) => b.iou - a.iou)[0];
+  return near ? `; nearest ${near.d.brand} IoU ${near.iou.toFixed(2)}` : '';
+}
 const falseList: string[] = [];
 const missList: string[] = [];
+const photoMissList: string[] = [];
 for (const f of truth.frames) {
   const dets = shown.get(f) ?? [];
   const used = new Set<number>();
@@ -335,20 +345,23 @@ for (const f of truth.frames) {
         placementAll++;
         if ((d.overlay ? 'Broadcast overlay' : 'In-scene') === inst.placement) placementRight++;
       }
-    } else for (const k of kinds) tally(k).fn++;
+    } else {
+      for (const k of kinds) tally(k).fn++;
+      if (photo)
+        photoMissList.push(
+          `${f.file!.split('/').pop()}: ${inst.brand} (${shortSide(inst.quad).toFixed(0)} px)` +
+            nearest(dets, inst.quad),
+        );
+    }
     if ((inst.kind === 'board' || inst.kind === 'shirt') && shortSide(inst.quad) >= 24) {
       if (best >= 0) boardsShirts24.tp++;
       else {
         boardsShirts24.fn++;
         // what came nearest: a detection of the brand at an off quad, or another brand's over it
-        const near = dets
-          .map((d) => ({ d, iou: engine.quadIoU(d.quad, inst.quad) }))
-          .filter((x) => x.iou >= 0.1)
-          .sort((a, b) => b.iou - a.iou)[0];
         missList.push(
           `${f.source} ${f.time_ms! / 1000} s: ${inst.brand} (${inst.kind}, ${shortSide(inst.quad).toFixed(0)} px at ` +
             `${quadBox(inst.quad, f.width, f.height).slice(0, 2).join(',')})` +
-            (near ? `; nearest ${near.d.brand} IoU ${near.iou.toFixed(2)}` : ''),
+            nearest(dets, inst.quad),
         );
       }
     }
@@ -487,7 +500,10 @@ say(
     `${falseWhy.brand} over another brand's logo, ${falseWhy.none} where nothing is labelled.`,
 );
 say(`False detections: ${falseList.join('; ') || 'none'}`);
-if (args.misses) say(`Missed boards and shirts of 24 px and more: ${missList.join('; ') || 'none'}`);
+if (args.misses) {
+  say(`Missed boards and shirts of 24 px and more: ${missList.join('; ') || 'none'}`);
+  say(`Missed photo logos: ${photoMissList.join('; ') || 'none'}`);
+}
 say(
   `False tracks: ${
     tracks
