@@ -2,7 +2,7 @@ import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import { availableParallelism } from 'node:os';
 import { DetectorPool, type FrameResult } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
-import { followCorrelation, followInFrame } from './follow.ts';
+import { followCorrelation, followInFrame, looksAsBefore } from './follow.ts';
 import { correlate, type ThumbExample } from './appearance.ts';
 import { DEFAULT_DETECTOR, plausible, SAME_INSTANCE, type DetectorOptions, type FrameHit } from './hits.ts';
 import { hitLogo } from './content.ts';
@@ -165,6 +165,7 @@ export async function analyzeVideo(
       sy,
       maxFollow,
       motion?.cut ?? false,
+      recent,
     );
     let followed = tracked.map((x) => x.hit);
     if (words) {
@@ -294,7 +295,10 @@ function unfollowed(t: Track, hits: FrameHit[], maxFollow: number): TimedHit | n
  * Open tracks that no keypoint hit of this frame continues are followed by their pixels (see
  * {@link followInFrame}), at most `maxFollow` samples in a row without a keypoint hit; a track that
  * the detector found in two frames or more is searched for around its last place. The follow must
- * correlate nearly as well as the detector's hits did (see {@link followCorrelation}).
+ * correlate nearly as well as the detector's hits did (see {@link followCorrelation}), and look as
+ * the track did in the frame before (see {@link looksAsBefore}): over the real set's five runs
+ * (bench/engine/RESULTS.md) that took off 25 of 102 false detections for 7 true ones alone, and
+ * with the tracker's linking by the camera's motion, 51 for 2 more true ones.
  *
  * (Starting forward follows also where the camera carried the logo found 4 more true boards on
  * the real set but made 7 more false detections, as a board's follow slid along the repeated
@@ -310,8 +314,10 @@ function follow(
   sy: number,
   maxFollow: number,
   cut: boolean,
+  recent: readonly { timeMs: number; frame: GrayImage }[],
 ): { hit: FrameHit; track: Track }[] {
   const out: { hit: FrameHit; track: Track }[] = [];
+  const toFrame = (q: number[]) => q.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
   for (const t of open) {
     const last = unfollowed(t, hits, maxFollow);
     if (!last) continue;
@@ -327,6 +333,9 @@ function follow(
       if (g && (!f || g.ncc > f.ncc)) f = g;
     }
     if (!f) continue;
+    // what the track showed in the frame before must still be there (an LED board changes sponsor)
+    const before = recent.find((r) => r.timeMs === last.timeMs);
+    if (before && !looksAsBefore(before.frame, toFrame(last.quad), frame, toFrame(f.quad))) continue;
     out.push({
       hit: { ...last, quad: f.quad, inliers: 0, score: last.score * 0.95, followed: true, ncc: f.ncc },
       track: t,

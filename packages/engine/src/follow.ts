@@ -1,4 +1,11 @@
-import { chromaResidual, correlate, polishCorners, type ThumbExample } from './appearance.ts';
+import {
+  appearance,
+  chromaResidual,
+  correlate,
+  exampleFromFrame,
+  polishCorners,
+  type ThumbExample,
+} from './appearance.ts';
 import { plausible } from './hits.ts';
 import type { GrayImage } from './features.ts';
 import { exampleToFrame, isConvexClockwise, type Quad } from './geometry.ts';
@@ -47,3 +54,23 @@ export function followCorrelation(t: Track, minCorrelation: number): number {
   return Math.max(minCorrelation, best - FOLLOW_DROP);
 }
 export const FOLLOW_DROP = 0.2;
+
+/**
+ * The least correlation between what a track's quad showed in the frame before and what the
+ * follow's quad shows now (see {@link looksAsBefore}).
+ */
+export const FOLLOW_SAME_LOOK = 0.5;
+
+/**
+ * Whether a follow still shows what its track showed a sample before: the pixels under the track's
+ * last quad in that frame, cut as a thumbnail, against the follow's quad now (frame pixels).
+ * The example alone does not tell: an LED board changes sponsor every few seconds, in the same
+ * typeface on the same dark board, and the new sponsor's board still correlates with the old
+ * sponsor's example nearly as well as the detector's hits did (on the real set, Inter Club
+ * follows ran on over JOIN THE FAMILY boards and their dark margins after the Serie A clip's
+ * boards changed). True when the place was mostly outside the frame before (nothing to compare).
+ */
+export function looksAsBefore(before: GrayImage, was: Quad, frame: GrayImage, now: Quad): boolean {
+  const look = exampleFromFrame(before, was);
+  return !look || appearance(frame, now, look, false) >= FOLLOW_SAME_LOOK;
+}

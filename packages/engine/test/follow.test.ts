@@ -1,17 +1,28 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeThumbs } from '../src/brand-index.ts';
 import { followBack, followByWords } from '../src/analyze.ts';
 import type { GrayImage } from '../src/features.ts';
 import type { WordCheck } from '../src/word-check.ts';
-import { followInFrame } from '../src/follow.ts';
+import { followInFrame, looksAsBefore } from '../src/follow.ts';
 import { correlate, type ThumbExample } from '../src/appearance.ts';
 import { DEFAULT_DETECTOR, type Reading } from '../src/hits.ts';
 import { exampleToFrame } from '../src/geometry.ts';
 import { loadGray, loadLogo } from '../src/image-io.ts';
 import { buildBrandIndex } from '../src/index.ts';
 import { compositeLogo } from '../src/synth.ts';
-import { background, maxCornerError, tempDir, texturedLogoSvg, writePng, writeSvg } from './fixtures.ts';
+import {
+  background,
+  exists,
+  framePng,
+  maxCornerError,
+  SERIEA_CLIP,
+  tempDir,
+  texturedLogoSvg,
+  writePng,
+  writeSvg,
+} from './fixtures.ts';
 
 let dir: string;
 let logoFile: string;
@@ -219,5 +230,31 @@ describe('carrying a wordmark where the camera took it, by its words', () => {
       [],
     );
     expect(asked).toEqual([]);
+  });
+});
+
+describe.skipIf(!(await exists(SERIEA_CLIP)))('a follow looks as its track did a sample before', () => {
+  const gray = async (seconds: number) => {
+    const file = join(await tempDir(), 'frame.png');
+    await writeFile(file, await framePng(SERIEA_CLIP, seconds));
+    return loadGray(file, 848);
+  };
+  const moved = (q: number[], dx: number, dy: number) => q.map((v, i) => v + (i % 2 === 0 ? dx : dy));
+  // The Serie A clip's own 848x478 frames. At 7 s an LED board at the right shows IM INTER CLUB
+  // (its line's quad); the scene moves 35 px right and 3 px down by 7.25 s (where the two frames
+  // correlate best) and about 45 px more by 7.5 s (estimateMotion on the clip), and between the
+  // two samples the board changes to JOIN THE FAMILY.
+  const at7 = [545, 25, 617, 32, 615, 48, 543, 41];
+  const at725 = moved(at7, 35, 3);
+
+  it('where the board still shows what it showed, a pan later', async () => {
+    expect(looksAsBefore(await gray(7), at7, await gray(7.25), at725)).toBe(true);
+  });
+
+  it('not where the LED board changed its sponsor', async () => {
+    const [g725, g75] = [await gray(7.25), await gray(7.5)];
+    expect(looksAsBefore(g725, at725, g75, moved(at725, 45, 0))).toBe(false);
+    // nor where the follow stayed, at the board's left end
+    expect(looksAsBefore(g725, at725, g75, moved(at725, 5, 0))).toBe(false);
   });
 });

@@ -86,6 +86,42 @@ describe('Tracker across cuts and camera motion', () => {
     expect(classifyPlacement(fixed[0])).toBe('BROADCAST_OVERLAY');
   });
 
+  it('after a gap in a pan, links a board where the camera carried it, not another board where it was', () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    const pan = { dx: 50, dy: 0, cut: false, residual: 4 };
+    // a board found in two samples, moving with the camera's pan of 50 px a sample...
+    tracker.push(0, [hit(at(400, 100))]);
+    tracker.push(250, [hit(at(450, 100))], pan);
+    // ...missed for three samples, then found 200 px on; where it stood on screen stands the
+    // brand's next board along the perimeter (found too)
+    tracker.push(500, [], pan);
+    tracker.push(750, [], pan);
+    tracker.push(1000, [], pan);
+    tracker.push(1250, [hit(at(460, 100)), hit(at(650, 100))], pan);
+    tracker.flush();
+    const boards = closed.map((t) => t.hits.map((h) => h.quad[0]));
+    expect(boards).toContainEqual([400, 450, 650]);
+    expect(boards).toContainEqual([460]);
+  });
+
+  it('links an overlay where it stayed on screen, and a logo whose motion is not known yet at either place', () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    const pan = { dx: 50, dy: 0, cut: false, residual: 4 };
+    tracker.push(0, [hit(at(40, 600))]);
+    tracker.push(250, [hit(at(40, 600))], pan);
+    // a logo seen once, then again where the camera carried it after a gap
+    tracker.push(500, [hit(at(300, 300))], pan);
+    tracker.push(750, [], pan);
+    tracker.push(1000, [hit(at(40, 600)), hit(at(400, 300))], pan);
+    tracker.flush();
+    expect(closed.map((t) => t.hits.map((h) => h.quad[0]))).toEqual([
+      [40, 40, 40],
+      [300, 400],
+    ]);
+  });
+
   it('drops a twisted fit in the middle of a steady track, and keeps a logo that grows', () => {
     const steady = at(40, 340);
     const twisted = [41, 345, 81, 346, 93, 394, 26, 400];
