@@ -35,25 +35,40 @@ export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExamp
   if (inside < cells * 0.5) return 0;
   let best = ex.mask ? maskedFit(sample, valid, ex.mask, ex.thumbs[0]) : -1;
   // Per vertical band sums, so that the correlation can also be taken without one or two
-  // adjacent bands: a player or a post in front of a logo covers a vertical strip of it.
-  const st = new Float64Array(BANDS * 6);
-  const sums = new Float64Array(6);
+  // adjacent bands: a player or a post in front of a logo covers a vertical strip of it. The
+  // frame's sums (count, a, a^2) are the same for every thumbnail: they are taken once.
+  const band = bandOf(tw);
+  const frameSums = correlateSums.frame.fill(0);
+  for (let v = 0; v < th; v++) {
+    for (let u = 0; u < tw; u++) {
+      const i = v * tw + u;
+      if (!valid[i]) continue;
+      const o = band[u] * 3;
+      const a = sample[i];
+      frameSums[o] += 1;
+      frameSums[o + 1] += a;
+      frameSums[o + 2] += a * a;
+    }
+  }
+  const { st, sums } = correlateSums;
   for (const t of ex.thumbs) {
     st.fill(0);
     for (let v = 0; v < th; v++) {
       for (let u = 0; u < tw; u++) {
         const i = v * tw + u;
         if (!valid[i]) continue;
-        const o = Math.min(BANDS - 1, Math.floor((u * BANDS) / tw)) * 6;
+        const o = band[u] * 6;
         const a = sample[i];
         const b = t[i];
-        st[o] += 1;
-        st[o + 1] += a;
         st[o + 2] += b;
-        st[o + 3] += a * a;
         st[o + 4] += b * b;
         st[o + 5] += a * b;
       }
+    }
+    for (let k = 0; k < BANDS; k++) {
+      st[k * 6] = frameSums[k * 3];
+      st[k * 6 + 1] = frameSums[k * 3 + 1];
+      st[k * 6 + 3] = frameSums[k * 3 + 2];
     }
     for (let skip = 0; skip <= 2; skip++) {
       for (let first = 0; first + skip <= (skip ? BANDS : 0); first++) {
@@ -214,13 +229,41 @@ function maskedFit(sample: Float32Array, valid: Uint8Array, mask: Uint8Array, th
 /** Vertical bands of the correlation, see {@link correlate}. */
 const BANDS = 5;
 
+/** {@link correlate}'s sums per band: the frame's (count, a, a^2), a thumbnail's with them, one selection of bands. */
+const correlateSums = {
+  frame: new Float64Array(BANDS * 3),
+  st: new Float64Array(BANDS * 6),
+  sums: new Float64Array(6),
+};
+
+const bands = new Map<number, Uint8Array>();
+
+/** The band of each column of a thumbnail grid `tw` wide, once per width. */
+function bandOf(tw: number): Uint8Array {
+  let b = bands.get(tw);
+  if (!b) {
+    b = Uint8Array.from({ length: tw }, (_, u) => Math.min(BANDS - 1, Math.floor((u * BANDS) / tw)));
+    bands.set(tw, b);
+  }
+  return b;
+}
+
 /**
  * The frame sampled through the homography on the example's thumbnail grid, 2x2 supersampled, at
  * a pyramid level where a thumbnail pixel spans about two frame pixels (point samples of a large
  * logo at full resolution alias its thin strokes away). `valid` marks the grid pixels inside the
  * frame; with a `region`, only its cells are sampled (`cells`: how many the grid compares).
+ *
+ * This loop runs for every candidate quad of a frame (thousands a sample: the corner polish, the
+ * follows), and is the engine's hottest code. It computes what the plain loop (kept as the
+ * reference in appearance.test.ts) computes, operation for operation, so that every result is
+ * the same to the bit: the products of the homography with a grid coordinate are taken once per
+ * column and row instead of once per sample (`h0 * x + h1 * y + h2` is `(h0 * x + h1 * y) + h2`,
+ * the same additions of the same products), the bilinear lookup is written out, and a cell stops
+ * at its first sample outside the frame (it is not valid either way). The returned arrays are
+ * scratch, reused by the next call: read them before sampling again.
  */
-function sampleGrid(
+export function sampleGrid(
   frame: GrayImage,
   H: ArrayLike<number>,
   ex: { width: number; height: number; tw: number; th: number },
@@ -228,8 +271,7 @@ function sampleGrid(
 ): { sample: Float32Array; valid: Uint8Array; inside: number; cells: number } {
   const { tw, th } = ex;
   const n = tw * th;
-  const sample = new Float32Array(n);
-  const valid = new Uint8Array(n);
+  const { sample, valid, cols, rows } = scratch(n, tw, th);
   let inside = 0;
   let cells = 0;
   const fx = ex.width / tw;
@@ -241,34 +283,85 @@ function sampleGrid(
   const level = Number.isFinite(span) ? Math.max(0, Math.min(4, Math.floor(Math.log2(span / 2)))) : 0;
   const img = pyramidLevel(frame, level);
   const k = 1 / (1 << level);
-  // applyH written out, at the 2x2 offsets: this loop runs for every candidate quad of a frame
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = Array.from(H);
+  // per column u and horizontal offset (0.25, 0.75): h0 * x, h3 * x, h6 * x
+  for (let u = 0; u < tw; u++)
+    for (let o = 0; o < 2; o++) {
+      const x = (u + (o ? 0.75 : 0.25)) * fx - 0.5;
+      const c = (u * 2 + o) * 3;
+      cols[c] = h0 * x;
+      cols[c + 1] = h3 * x;
+      cols[c + 2] = h6 * x;
+    }
+  // per row v and vertical offset: h1 * y, h4 * y, h7 * y
+  for (let v = 0; v < th; v++)
+    for (let o = 0; o < 2; o++) {
+      const y = (v + (o ? 0.75 : 0.25)) * fy - 0.5;
+      const r = (v * 2 + o) * 3;
+      rows[r] = h1 * y;
+      rows[r + 1] = h4 * y;
+      rows[r + 2] = h7 * y;
+    }
+  const d = img.data;
+  const W = img.width;
+  const right = img.width - 1;
+  const bottom = img.height - 1;
+  const lastX = img.width - 2;
+  const lastY = img.height - 2;
   for (let v = 0; v < th; v++) {
     for (let u = 0; u < tw; u++) {
-      if (region && !region[v * tw + u]) continue;
+      const at = v * tw + u;
+      valid[at] = 0;
+      if (region && !region[at]) continue;
       cells++;
       let acc = 0;
-      let cnt = 0;
-      for (let s = 0; s < 4; s++) {
-        const x = (u + (s & 1 ? 0.75 : 0.25)) * fx - 0.5;
-        const y = (v + (s & 2 ? 0.75 : 0.25)) * fy - 0.5;
-        const w = h6 * x + h7 * y + h8;
-        const px = (h0 * x + h1 * y + h2) / w;
-        const py = (h3 * x + h4 * y + h5) / w;
-        const val = bilinear(img, (px + 0.5) * k - 0.5, (py + 0.5) * k - 0.5);
-        if (val >= 0) {
-          acc += val;
-          cnt++;
-        }
+      let s = 0;
+      for (; s < 4; s++) {
+        const c = (u * 2 + (s & 1)) * 3;
+        const r = (v * 2 + (s >> 1)) * 3;
+        const w = cols[c + 2] + rows[r + 2] + h8;
+        const px = (cols[c] + rows[r] + h2) / w;
+        const py = (cols[c + 1] + rows[r + 1] + h5) / w;
+        const x = (px + 0.5) * k - 0.5;
+        const y = (py + 0.5) * k - 0.5;
+        if (!(x >= 0 && y >= 0 && x <= right && y <= bottom)) break;
+        const x0 = Math.min(lastX, Math.floor(x));
+        const y0 = Math.min(lastY, Math.floor(y));
+        const ax = x - x0;
+        const ay = y - y0;
+        const i = y0 * W + x0;
+        acc += (d[i] * (1 - ax) + d[i + 1] * ax) * (1 - ay) + (d[i + W] * (1 - ax) + d[i + W + 1] * ax) * ay;
       }
-      if (cnt === 4) {
-        sample[v * tw + u] = acc / cnt;
-        valid[v * tw + u] = 1;
+      if (s === 4) {
+        sample[at] = acc / 4;
+        valid[at] = 1;
         inside++;
       }
     }
   }
-  return { sample, valid, inside, cells };
+  return { sample: sample.subarray(0, n), valid: valid.subarray(0, n), inside, cells };
+}
+
+let scratchBuffers = {
+  sample: new Float32Array(0),
+  valid: new Uint8Array(0),
+  cols: new Float64Array(0),
+  rows: new Float64Array(0),
+};
+
+/** {@link sampleGrid}'s buffers, grown to the largest grid asked for and then reused. */
+function scratch(n: number, tw: number, th: number): typeof scratchBuffers {
+  let b = scratchBuffers;
+  if (b.sample.length < n || b.cols.length < tw * 6 || b.rows.length < th * 6) {
+    const m = Math.max(n, b.sample.length);
+    b = scratchBuffers = {
+      sample: new Float32Array(m),
+      valid: new Uint8Array(m),
+      cols: new Float64Array(Math.max(tw * 6, b.cols.length)),
+      rows: new Float64Array(Math.max(th * 6, b.rows.length)),
+    };
+  }
+  return b;
 }
 
 /** Long side of the thumbnail grid of an example cut from a frame (as for brands' examples). */
