@@ -261,7 +261,7 @@ function bandOf(tw: number): Uint8Array {
  * column and row instead of once per sample (`h0 * x + h1 * y + h2` is `(h0 * x + h1 * y) + h2`,
  * the same additions of the same products), the bilinear lookup is written out, and a cell stops
  * at its first sample outside the frame (it is not valid either way). The returned arrays are
- * scratch, reused by the next call: read them before sampling again.
+ * scratch, reused by the next call: read them before sampling again. (Exported for its test.)
  */
 export function sampleGrid(
   frame: GrayImage,
@@ -284,24 +284,9 @@ export function sampleGrid(
   const img = pyramidLevel(frame, level);
   const k = 1 / (1 << level);
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = Array.from(H);
-  // per column u and horizontal offset (0.25, 0.75): h0 * x, h3 * x, h6 * x
-  for (let u = 0; u < tw; u++)
-    for (let o = 0; o < 2; o++) {
-      const x = (u + (o ? 0.75 : 0.25)) * fx - 0.5;
-      const c = (u * 2 + o) * 3;
-      cols[c] = h0 * x;
-      cols[c + 1] = h3 * x;
-      cols[c + 2] = h6 * x;
-    }
-  // per row v and vertical offset: h1 * y, h4 * y, h7 * y
-  for (let v = 0; v < th; v++)
-    for (let o = 0; o < 2; o++) {
-      const y = (v + (o ? 0.75 : 0.25)) * fy - 0.5;
-      const r = (v * 2 + o) * 3;
-      rows[r] = h1 * y;
-      rows[r + 1] = h4 * y;
-      rows[r + 2] = h7 * y;
-    }
+  // per column u and horizontal offset (0.25, 0.75): h0 * x, h3 * x, h6 * x; per row: h1 * y, h4 * y, h7 * y
+  gridProducts(cols, tw, fx, h0, h3, h6);
+  gridProducts(rows, th, fy, h1, h4, h7);
   const d = img.data;
   const W = img.width;
   const right = img.width - 1;
@@ -340,6 +325,22 @@ export function sampleGrid(
     }
   }
   return { sample: sample.subarray(0, n), valid: valid.subarray(0, n), inside, cells };
+}
+
+/**
+ * For each of `n` grid cells and both sample offsets in it (0.25, 0.75), the products of three
+ * homography entries with the sample's coordinate `t` on the example (`(cell + offset) * f - 0.5`),
+ * as {@link sampleGrid} adds them up.
+ */
+function gridProducts(out: Float64Array, n: number, f: number, a: number, b: number, c: number): void {
+  for (let i = 0; i < n; i++)
+    for (let o = 0; o < 2; o++) {
+      const t = (i + (o ? 0.75 : 0.25)) * f - 0.5;
+      const j = (i * 2 + o) * 3;
+      out[j] = a * t;
+      out[j + 1] = b * t;
+      out[j + 2] = c * t;
+    }
 }
 
 let scratchBuffers = {
