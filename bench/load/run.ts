@@ -42,6 +42,10 @@ const { values: args } = parseArgs({
     // The workers' nice value: analysis is batch work, so on a machine it shares with the API it yields
     // the CPU to the reviewers' calls (0: same priority as the API).
     'worker-nice': { type: 'string', default: '10' },
+    // The workers' scheduling policy: 'other' (Linux's normal one, shared by weight: a nice 10
+    // thread still gets a tenth of a core beside a busy nice 0 one) or 'idle' (SCHED_IDLE, through
+    // util-linux's chrt: the workers run only on a core that nothing else of the machine wants).
+    'worker-sched': { type: 'string', default: 'other' },
     // How the reviewers pace their calls: 'editor' as the editor does (windows planned by its own
     // WindowTracker, checked every 2 s while the video plays; moves and verdicts at a person's pace),
     // 'stress' back to back (200-500 ms between any two calls, 70 % of them windows).
@@ -58,6 +62,9 @@ const REPORT_SHARE = Number(args['report-share']);
 /** One more client that downloads the video's Excel report back to back for the whole run. */
 const REPORT_LOOP = args['report-loop'] === true;
 const WORKER_NICE = Number(args['worker-nice']);
+const WORKER_SCHED = args['worker-sched'];
+if (WORKER_SCHED !== 'other' && WORKER_SCHED !== 'idle')
+  throw new Error(`--worker-sched is 'other' or 'idle', not '${WORKER_SCHED}'`);
 const PACE = args.pace;
 if (PACE !== 'editor' && PACE !== 'stress') throw new Error(`--pace is 'editor' or 'stress', not '${PACE}'`);
 const VIDEO_MS = 600_000; // the seeded video: 10 min, 50,000 detections (about 500 active at a time)
@@ -119,6 +126,8 @@ function startWorker(): Promise<ChildProcess> {
   const cmd = [process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'];
   // nice execs the server in place (same pid); the worker's threads and its ffmpeg inherit the value.
   if (WORKER_NICE !== 0) cmd.unshift('nice', '-n', String(WORKER_NICE));
+  // chrt execs in place too; the policy is inherited by every thread and process the worker starts.
+  if (WORKER_SCHED === 'idle') cmd.unshift('chrt', '--idle', '0');
   const child = spawn(cmd[0], cmd.slice(1), {
     cwd: REPO_ROOT,
     env: {
@@ -410,7 +419,7 @@ try {
     );
   };
   say(
-    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (${PACE === 'editor' ? `editor pace: play at ${SPEEDS.join('/')}x, windows checked every ${WINDOW_CHECK_PERIOD_MS} ms, an edit every ${ACT_MS[0]}-${ACT_MS[1]} ms` : `stress pace: ${THINK_MS[0]}-${THINK_MS[1]} ms between calls`}), ${WORKERS} workers (nice ${WORKER_NICE}) analysing ${path.basename(CLIP)}` +
+    `\nrunning ${REVIEWERS} reviewers for ${MINUTES} min (${PACE === 'editor' ? `editor pace: play at ${SPEEDS.join('/')}x, windows checked every ${WINDOW_CHECK_PERIOD_MS} ms, an edit every ${ACT_MS[0]}-${ACT_MS[1]} ms` : `stress pace: ${THINK_MS[0]}-${THINK_MS[1]} ms between calls`}), ${WORKERS} workers (nice ${WORKER_NICE}${WORKER_SCHED === 'idle' ? ', SCHED_IDLE' : ''}) analysing ${path.basename(CLIP)}` +
       `${REPORT_LOOP ? ', one client downloading the report back to back' : ''}; REPORT_THREADS=${process.env.REPORT_THREADS ?? '(default)'}`,
   );
   sample();
