@@ -133,11 +133,11 @@ export async function analyzeVideo(
     ...opts.detector,
   };
   const pool = await DetectorPool.create(brands, workers, detector);
-  const words = detector.wordCheck ? wordCheck(brands) : null;
+  const thumbs = thumbTable(brands);
+  const words = detector.wordCheck ? wordCheck(brands, thumbs) : null;
   let seq = 0;
   // Frames in flight, oldest first: results are linked in frame order whatever finishes first.
   const inFlight: { timeMs: number; result: Promise<FrameResult> }[] = [];
-  const thumbs = thumbTable(brands);
   const maxFollow = Math.max(2, Math.round(sampleFps * MAX_FOLLOW_SECONDS));
   // The last few analysed frames of the shot, so that a track found late can be followed back in time.
   const recent: { timeMs: number; frame: GrayImage; into: [number, number] }[] = [];
@@ -174,7 +174,7 @@ export async function analyzeVideo(
       const read = await words.readings(res.frame, followed, f.timeMs, shift, [sx, sy]);
       const kept = await words.keptOrMoved(res.frame, followed, read, [sx, sy], hits);
       tracked.forEach((x, i) => {
-        if (!kept[i]) x.track.contradicted = true;
+        if (!kept[i] || kept[i].brand !== x.hit.brand) x.track.contradicted = true;
       });
       followed = kept.filter((h) => h !== null);
       // what neither continued, a wordmark's track is carried where the camera took it, if its
@@ -494,11 +494,12 @@ function followHit(
 }
 
 /** The words check over every example of the brands, numbered as hits number them. */
-function wordCheck(brands: BrandIndex[]): WordCheck {
+function wordCheck(brands: BrandIndex[], thumbs: ThumbExample[] = thumbTable(brands)): WordCheck {
   return new WordCheck(
     brands.flatMap((b, brand) =>
       b.examples.map((e) => ({ brand, width: e.width, height: e.height, text: e.text ?? [] })),
     ),
+    thumbs,
   );
 }
 

@@ -1,9 +1,10 @@
-import { appearance, exampleFromFrame, type ThumbExample } from './appearance.ts';
+import { appearance, exampleFromFrame, polishCorners, type ThumbExample } from './appearance.ts';
 import type { GrayImage } from './features.ts';
-import { applyH, clipToFrame, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
-import { SAME_INSTANCE, type FrameHit, type Reading } from './hits.ts';
+import { applyH, clipToFrame, isConvexClockwise, quadIoU, quadToQuad, sides, type Quad } from './geometry.ts';
+import { DEFAULT_DETECTOR, plausible, SAME_INSTANCE, type FrameHit, type Reading } from './hits.ts';
 import { recognize, regionRgb } from './ocr.ts';
-import { MIN_MATCH, normaliseText, textAgreement } from './text-match.ts';
+import { placeExample } from './routes/text-route.ts';
+import { matchText, MIN_MATCH, normaliseText, textAgreement } from './text-match.ts';
 
 /**
  * The words check: a wordmark placed by its pixels (keypoints, colour) is read where its words
@@ -63,10 +64,20 @@ const READS_AS = 0.55;
 const MARGIN = 0.25;
 /** A line that agrees this well with its own brand's words confirms the hit whatever else it reads. */
 const OWN_SURE = 0.75;
+/** A line read as a rival's words places the rival's logo (see `asRival`) when it agrees this well. */
+const RIVAL_SURE = 0.75;
 
 interface Line {
   brand: number;
   text: string;
+}
+
+/** A line read clearly as another brand's words: where it stands (frame px), what it read, whose. */
+interface RivalLine {
+  line: Quad;
+  seen: string;
+  brand: number;
+  agreement: number;
 }
 
 interface Verdict {
@@ -94,9 +105,20 @@ export class WordCheck {
   private memory: Verdict[] = [];
   /** the frame (its time) that the memory stands for */
   private at = NaN;
+  /** the line that the last {@link read} read as another brand's, if any */
+  private rivalRead: RivalLine | null = null;
+  /** what each hit read as a rival's words, for {@link keptOrMoved} (by the hit given to {@link readings}) */
+  private readonly rivalOf = new WeakMap<FrameHit, RivalLine>();
 
-  /** `examples`: every example by its global number (as hits name them). */
-  constructor(private readonly examples: readonly WordExample[]) {
+  /**
+   * `examples`: every example by its global number (as hits name them); `thumbs`, the same
+   * examples' thumbnails, let a hit whose words read clearly as another brand's be placed as that
+   * brand's (see {@link asRival}).
+   */
+  constructor(
+    private readonly examples: readonly WordExample[],
+    private readonly thumbs: readonly ThumbExample[] = [],
+  ) {
     this.lines = examples.flatMap((e) =>
       e.text.map((t) => ({ brand: e.brand, text: normaliseText(t.text).text })),
     );
@@ -120,6 +142,17 @@ export class WordCheck {
       else other = Math.max(other, a);
     }
     return { own, other };
+  }
+
+  /** The other brand whose line `seen` agrees with best, and how well. */
+  private bestRival(seen: string, brand: number): { brand: number; agreement: number } {
+    let best = { brand: -1, agreement: 0 };
+    for (const l of this.lines) {
+      if (l.brand === brand) continue;
+      const a = textAgreement(l.text, seen, minChars(l.text));
+      if (a > best.agreement) best = { brand: l.brand, agreement: a };
+    }
+    return best;
   }
 
   /** Whether there is anything to check at all (some example has words). */
@@ -163,14 +196,69 @@ export class WordCheck {
         continue;
       }
       const moved = await this.onOwnRow(frame, h, scale);
-      const taken =
-        moved &&
-        [...hits, ...others].some(
-          (o) => o !== h && o.brand === h.brand && quadIoU(o.quad, moved.quad) > SAME_INSTANCE,
+      const taken = (m: FrameHit) =>
+        [...hits, ...others, ...out].some(
+          (o) => o !== null && o !== h && o.brand === m.brand && quadIoU(o.quad, m.quad) > SAME_INSTANCE,
         );
-      out.push(moved && !taken ? moved : null);
+      if (moved && !taken(moved)) {
+        out.push(moved);
+        continue;
+      }
+      const rival = this.rivalOf.get(h);
+      const other = rival ? this.asRival(frame, rival, scale) : null;
+      out.push(other && !taken(other) ? other : null);
     }
     return out;
+  }
+
+  /**
+   * The rival brand's logo where a hit's words read clearly as that brand's: its example placed by
+   * the line read (the text route's placement, see `placeExample`), kept where the pixels agree
+   * with the example about as well as the detector asks of any hit. Null where no example of
+   * that brand places or agrees. Quads in input pixels, `scale` times the frame's.
+   *
+   * Boards of one club share a word and a typeface: on the Serie A clip a keypoint fit of IM INTER
+   * CLUB lands on an INTER ACADEMY board, and its words read "KTERACADE". Dropping the fit left the
+   * board missed; the words say whose board it is.
+   */
+  asRival(frame: GrayImage, rival: RivalLine, scale: [number, number] = [1, 1]): FrameHit | null {
+    if (rival.agreement < RIVAL_SURE) return null;
+    let best: FrameHit | null = null;
+    for (const [example, ex] of this.examples.entries()) {
+      const thumb = this.thumbs[example];
+      if (ex.brand !== rival.brand || !thumb) continue;
+      for (const t of ex.text) {
+        const want = normaliseText(t.text);
+        const m = matchText(want, { text: rival.seen });
+        if (!m) continue;
+        const quad = placeExample(
+          { quad: t.quad, length: want.text.length, span: m.example },
+          { quad: rival.line, length: rival.seen.length, span: m.seen },
+          ex,
+        );
+        if (!quad || !plausible(quad, thumb, frame)) continue;
+        const p = polishCorners(frame, quad, thumb, appearance(frame, quad, thumb, true), 20);
+        if (
+          p.ncc < DEFAULT_DETECTOR.minCorrelation ||
+          !isConvexClockwise(p.quad) ||
+          !plausible(p.quad, thumb, frame)
+        )
+          continue;
+        const score = 0.75 * m.score * Math.min(1, 0.6 + p.ncc);
+        if (!best || score > best.score)
+          best = {
+            brand: ex.brand,
+            example,
+            quad: p.quad.map((v, i) => v * scale[i % 2]),
+            inliers: 0,
+            score,
+            ncc: p.ncc,
+            route: 'words',
+            words: 'own',
+          };
+      }
+    }
+    return best;
   }
 
   /**
@@ -240,6 +328,7 @@ export class WordCheck {
       let reading: Reading | undefined = known?.reading;
       if (reading === undefined) {
         reading = await this.read(frame, { ...h, quad: inFrame });
+        if (reading === 'rival' && this.rivalRead) this.rivalOf.set(h, this.rivalRead);
         if (reading === 'own' || reading === 'rival')
           this.memory.push({
             brand: h.brand,
@@ -265,6 +354,7 @@ export class WordCheck {
    */
   async read(frame: GrayImage, h: FrameHit, distinct = false): Promise<Reading> {
     const ex = this.examples[h.example];
+    this.rivalRead = null;
     const lines = linesInFrame(ex, h.quad);
     if (!lines) return 'unsure';
     let rival = false;
@@ -292,8 +382,12 @@ export class WordCheck {
       if (own >= OWN_SURE && (!distinct || own >= other + MARGIN)) return 'own';
       if (distinct) continue;
       const says = lineSays(own, other);
-      if (says === 'rival') rival = true;
-      else if (says === 'own') sure = true;
+      if (says === 'rival') {
+        rival = true;
+        const r = this.bestRival(seen, h.brand);
+        if (!this.rivalRead || r.agreement > this.rivalRead.agreement)
+          this.rivalRead = { line: q, seen, brand: r.brand, agreement: r.agreement };
+      } else if (says === 'own') sure = true;
     }
     return rival ? 'rival' : sure ? 'own' : blank > 0 && !letters ? 'blank' : 'unsure';
   }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
 import type { FrameHit } from '../src/hits.ts';
 import { loadGray } from '../src/image-io.ts';
+import { exampleFromFrame, type ThumbExample } from '../src/appearance.ts';
 import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { lineSays, WordCheck, type WordExample } from '../src/word-check.ts';
 import { normaliseText, textAgreement } from '../src/text-match.ts';
@@ -280,5 +281,72 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     const at75 = at7.map((v, i) => (i % 2 === 0 ? v + 80 : v));
     expect(await check.readings(await gray(7), [hit(1, at7)], 7000, [0, 0])).toEqual(['own']);
     expect(await check.readings(await gray(7.5), [hit(1, at75)], 7500, [80, 0])).toEqual(['rival']);
+  });
+});
+
+describe.skipIf(!have)("a hit whose words read clearly as another brand's", () => {
+  // Each brand's example is one line of words, as in the block above; the EVERYWHERE and OVUNQUE
+  // examples' pixels are the two rows of the board at 6.5 s (as the real set cuts them), compared
+  // with the board of 6 s.
+  const line = (brand: number, text: string): WordExample => ({
+    brand,
+    width: 100,
+    height: 20,
+    text: [{ text, quad: [0, 0, 100, 0, 100, 20, 0, 20] }],
+  });
+  const EVERYWHERE_6 = [553.8, 21.2, 718, 34, 716.7, 51.7, 552.5, 38.9];
+  const gray = async (seconds: number) => {
+    const file = join(await tempDir(), 'frame.png');
+    await writeFile(file, await framePng(CLIP, seconds));
+    return loadGray(file, 848);
+  };
+  const setup = async (withPixels: boolean) => {
+    const at65 = await gray(6.5);
+    const thumbs = [null, exampleFromFrame(at65, EVERYWHERE), exampleFromFrame(at65, OVUNQUE)];
+    const examples = [
+      line(0, 'JOIN THE FAMILY'),
+      line(1, 'EVERYWHERE, ALWAYS, NERAZZURRI'),
+      line(2, 'OVUNQUE, SEMPRE, NERAZZURRI'),
+    ];
+    return new WordCheck(examples, withPixels ? (thumbs as ThumbExample[]) : []);
+  };
+  const hit = (example: number, quad: number[]): FrameHit => ({
+    brand: example,
+    example,
+    quad,
+    inliers: 20,
+    score: 0.6,
+  });
+
+  it("is placed as that brand's logo where its words read and its example's pixels agree", async () => {
+    const g = await gray(6);
+    const check = await setup(true);
+    // the Ovunque example laid over the EVERYWHERE row; the OVUNQUE row below has its own hit,
+    // so the fit cannot move down a row onto it
+    const ovunque = hit(2, EVERYWHERE_6);
+    const below = (await check.onOwnRow(g, ovunque))!;
+    expect(below.brand).toBe(2);
+    const read = await check.readings(g, [ovunque], 6000, [0, 0]);
+    expect(read).toEqual(['rival']);
+    const [kept] = await check.keptOrMoved(g, [ovunque], read, [1, 1], [below]);
+    expect(kept?.brand).toBe(1);
+    expect(kept?.example).toBe(1);
+    expect(kept?.words).toBe('own');
+    expect(kept?.route).toBe('words');
+    expect(kept!.ncc).toBeGreaterThanOrEqual(0.5);
+    expect(quadIoU(kept!.quad, EVERYWHERE_6)).toBeGreaterThan(0.5);
+  });
+
+  it('is dropped, as before, where that brand has a hit there already or nothing checks its pixels', async () => {
+    const g = await gray(6);
+    const ovunque = hit(2, EVERYWHERE_6);
+    for (const withPixels of [true, false]) {
+      const check = await setup(withPixels);
+      const below = (await check.onOwnRow(g, ovunque))!;
+      const read = await check.readings(g, [ovunque], 6000, [0, 0]);
+      expect(read).toEqual(['rival']);
+      const others = withPixels ? [below, hit(1, EVERYWHERE_6)] : [below];
+      expect(await check.keptOrMoved(g, [ovunque], read, [1, 1], others)).toEqual([null]);
+    }
   });
 });

@@ -134,7 +134,7 @@ function part(q: Quad, from: number, to: number): Quad {
  * line onto the matched part of the frame's line (character spans as shares of each line's
  * normalised length), applied to the example's outline.
  */
-function placeExample(
+export function placeExample(
   exampleLine: { quad: number[]; length: number; span: [number, number] },
   frameLine: { quad: Quad; length: number; span: [number, number] },
   ex: { width: number; height: number },
