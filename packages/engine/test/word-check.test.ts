@@ -45,6 +45,27 @@ beforeAll(async () => {
   await writeFile(frame, await framePng(CLIP, AT));
 }, 120_000);
 
+/** A brand whose example is a single line of words, read at activation as `text`; a hit's quad is then the line's own quad. */
+const line = (brand: number, text: string): WordExample => ({
+  brand,
+  width: 100,
+  height: 20,
+  text: [{ text, quad: [0, 0, 100, 0, 100, 20, 0, 20] }],
+});
+const hit = (example: number, quad: number[]): FrameHit => ({
+  brand: example,
+  example,
+  quad,
+  inliers: 20,
+  score: 0.6,
+});
+/** The Serie A clip's frame at `seconds`, grey, at its own 848 px. */
+const gray = async (seconds: number) => {
+  const file = join(await tempDir(), 'frame.png');
+  await writeFile(file, await framePng(CLIP, seconds));
+  return loadGray(file, 848);
+};
+
 describe('what a line read where a hit stands says of it', () => {
   // The words of the real set's Inter Club, Inter Academy and Ovunque examples as PP-OCRv4 reads
   // them at 1280x720, and lines it read in the clip where keypoint hits of Inter Club stood.
@@ -125,32 +146,13 @@ describe.skipIf(!have)('the words check on a real broadcast frame', () => {
 });
 
 describe.skipIf(!have)('reading the words where a hit lies', () => {
-  // Three brands whose examples are a single line of words each, read at activation as these texts.
-  // A hit's quad is then the line's own quad in the frame.
-  const line = (brand: number, text: string): WordExample => ({
-    brand,
-    width: 100,
-    height: 20,
-    text: [{ text, quad: [0, 0, 100, 0, 100, 20, 0, 20] }],
-  });
+  // Three brands whose examples are a single line of words each (see `line`).
   const words = () =>
     new WordCheck([
       line(0, 'JOIN THE FAMILY'),
       line(1, 'EVERYWHERE, ALWAYS, NERAZZURRI'),
       line(2, 'OVUNQUE, SEMPRE, NERAZZURRI'),
     ]);
-  const hit = (example: number, quad: number[]): FrameHit => ({
-    brand: example,
-    example,
-    quad,
-    inliers: 20,
-    score: 0.6,
-  });
-  const gray = async (seconds: number) => {
-    const file = join(await tempDir(), 'frame.png');
-    await writeFile(file, await framePng(CLIP, seconds));
-    return loadGray(file, 848);
-  };
   // At 7.5 s a JOIN THE FAMILY board stands below the right end of an IM INTER CLUB board; 250 ms
   // earlier, where a follow of it back in time had slid, lies the white edge of the pitch.
   const BOARD = [581, 45, 685, 42, 689, 69, 582, 72];
@@ -288,18 +290,7 @@ describe.skipIf(!have)("a hit whose words read clearly as another brand's", () =
   // Each brand's example is one line of words, as in the block above; the EVERYWHERE and OVUNQUE
   // examples' pixels are the two rows of the board at 6.5 s (as the real set cuts them), compared
   // with the board of 6 s.
-  const line = (brand: number, text: string): WordExample => ({
-    brand,
-    width: 100,
-    height: 20,
-    text: [{ text, quad: [0, 0, 100, 0, 100, 20, 0, 20] }],
-  });
   const EVERYWHERE_6 = [553.8, 21.2, 718, 34, 716.7, 51.7, 552.5, 38.9];
-  const gray = async (seconds: number) => {
-    const file = join(await tempDir(), 'frame.png');
-    await writeFile(file, await framePng(CLIP, seconds));
-    return loadGray(file, 848);
-  };
   const setup = async (withPixels: boolean) => {
     const at65 = await gray(6.5);
     const thumbs = [null, exampleFromFrame(at65, EVERYWHERE), exampleFromFrame(at65, OVUNQUE)];
@@ -310,13 +301,6 @@ describe.skipIf(!have)("a hit whose words read clearly as another brand's", () =
     ];
     return new WordCheck(examples, withPixels ? (thumbs as ThumbExample[]) : []);
   };
-  const hit = (example: number, quad: number[]): FrameHit => ({
-    brand: example,
-    example,
-    quad,
-    inliers: 20,
-    score: 0.6,
-  });
 
   it("is placed as that brand's logo where its words read and its example's pixels agree", async () => {
     const g = await gray(6);
