@@ -217,9 +217,11 @@ export class WordCheck {
    * with the example about as well as the detector asks of any hit. Null where no example of
    * that brand places or agrees. Quads in input pixels, `scale` times the frame's.
    *
-   * Boards of one club share a word and a typeface: on the Serie A clip a keypoint fit of IM INTER
-   * CLUB lands on an INTER ACADEMY board, and its words read "KTERACADE". Dropping the fit left the
-   * board missed; the words say whose board it is.
+   * Boards of one club share a word and a typeface: on the Serie A clip keypoints lay the OVUNQUE
+   * row's example over the EVERYWHERE row of a two-row board (or an IM INTER CLUB example over an
+   * INTER ACADEMY board, whose words read "KTERACADE"). Dropping the fit left the row missed where
+   * its own brand's fit did not find it; the words say whose row it is. On the real set's five runs
+   * this found 6 more boards, most of them such rows (bench/engine/RESULTS.md, engine 0.31.0).
    */
   asRival(frame: GrayImage, rival: RivalLine, scale: [number, number] = [1, 1]): FrameHit | null {
     if (rival.agreement < RIVAL_SURE) return null;
