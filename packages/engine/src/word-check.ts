@@ -131,28 +131,22 @@ export class WordCheck {
 
   /**
    * How well a line read in a frame (normalised text) agrees with the words of `brand`'s examples
-   * (`own`) and with the best of the other brands' (`other`), as shares of agreeing characters.
+   * (`own`) and with the best of the other brands' (`other`, whose brand is `rival`, -1 for none),
+   * as shares of agreeing characters.
    */
-  agreement(seen: string, brand: number): { own: number; other: number } {
+  agreement(seen: string, brand: number): { own: number; other: number; rival: number } {
     let own = 0;
     let other = 0;
+    let rival = -1;
     for (const l of this.lines) {
       const a = textAgreement(l.text, seen, minChars(l.text));
       if (l.brand === brand) own = Math.max(own, a);
-      else other = Math.max(other, a);
+      else if (a > other) {
+        other = a;
+        rival = l.brand;
+      }
     }
-    return { own, other };
-  }
-
-  /** The other brand whose line `seen` agrees with best, and how well. */
-  private bestRival(seen: string, brand: number): { brand: number; agreement: number } {
-    let best = { brand: -1, agreement: 0 };
-    for (const l of this.lines) {
-      if (l.brand === brand) continue;
-      const a = textAgreement(l.text, seen, minChars(l.text));
-      if (a > best.agreement) best = { brand: l.brand, agreement: a };
-    }
-    return best;
+    return { own, other, rival };
   }
 
   /** Whether there is anything to check at all (some example has words). */
@@ -380,15 +374,14 @@ export class WordCheck {
       if (seen.length === 0) blank++;
       else letters = true;
       if (seen.length < MIN_CHARS) continue;
-      const { own, other } = this.agreement(seen, h.brand);
+      const { own, other, rival: whose } = this.agreement(seen, h.brand);
       if (own >= OWN_SURE && (!distinct || own >= other + MARGIN)) return 'own';
       if (distinct) continue;
       const says = lineSays(own, other);
       if (says === 'rival') {
         rival = true;
-        const r = this.bestRival(seen, h.brand);
-        if (!this.rivalRead || r.agreement > this.rivalRead.agreement)
-          this.rivalRead = { line: q, seen, brand: r.brand, agreement: r.agreement };
+        if (!this.rivalRead || other > this.rivalRead.agreement)
+          this.rivalRead = { line: q, seen, brand: whose, agreement: other };
       } else if (says === 'own') sure = true;
     }
     return rival ? 'rival' : sure ? 'own' : blank > 0 && !letters ? 'blank' : 'unsure';
