@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { readText } from './ocr.ts';
-import { inContent, nameCorrected, textContent, uncutRegion } from './content.ts';
+import { inContent, markContent, nameCorrected, textContent, uncutRegion } from './content.ts';
 import { getCv } from './opencv.ts';
 import type { RgbaImage } from './image-io.ts';
 
@@ -12,8 +12,10 @@ import type { RgbaImage } from './image-io.ts';
  * index whose version does not start with the current value must be rebuilt (re-activation).
  * orb10 (engine 0.26.0): where an example's crop cuts the next board's row above or below its
  * words, the cells its pixels are compared on (`thumbs.region`, see content.ts `uncutRegion`).
+ * orb11 (engine 0.32.0): a graphic mark cut with a margin of its ground has the mark's box as its
+ * `content` (see content.ts `markContent`).
  */
-export const INDEX_FORMAT = 'orb10';
+export const INDEX_FORMAT = 'orb11';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -167,8 +169,11 @@ export async function buildBrandIndex(
     if (logo.hasAlpha)
       thumbs.mask = Buffer.from(await alphaThumb(logo, thumbs.tw, thumbs.th)).toString('base64');
     const read = await exampleText(logo);
-    const content = textContent(logo, read, brand.name);
-    const region = content ? uncutRegion(logo, read, thumbs.tw, thumbs.th) : undefined;
+    const words = textContent(logo, read, brand.name);
+    const region = words ? uncutRegion(logo, read, thumbs.tw, thumbs.th) : undefined;
+    // an example with words that are not its logo alone (a badge, a stacked wordmark) is a designed
+    // logo: the whole image (see textContent); one without words may be a mark cut with its ground
+    const content = words ?? (read.length === 0 ? markContent(logo) : undefined);
     if (region) thumbs.region = Buffer.from(region).toString('base64');
     // Where the logo is a part of the example, the rest (the next board's words) is not looked for:
     // neither its lines by the text route nor its keypoints. A line that nearly reads the brand's
