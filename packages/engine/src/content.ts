@@ -81,6 +81,14 @@ const MARK_TRIM = 0.01;
 const MIN_MARK = 0.01;
 /** A mark's box that spans this share of the example's width and height is the whole example. */
 const WHOLE = 0.9;
+/**
+ * A ground of which this share is within {@link FLAT} levels of its colour is a drawn canvas (a
+ * logo file), not a photo's ground: on the real set's files 0.80-0.99 of it is (the Robin badge's
+ * red square 0.52), on the Adidas and Puma crops of other photos 0.09-0.64, but 0.85 on one photo
+ * of a mark on white studio light.
+ */
+const CANVAS = 0.75;
+const FLAT = 2;
 
 /**
  * Where a mark is inside an example cut with a margin of its ground round it (a graphic logo cut
@@ -89,9 +97,10 @@ const WHOLE = 0.9;
  * the border does not cut (what the border cuts is the scene round the mark: a seam, a fold, a
  * hand). Detections report that box, not the example with its margin (a 15 % margin alone takes
  * a perfect fit's overlap with the logo to 0.59), and keypoints on the ground are not looked for.
- * Undefined where the border is no plain ground, where the border cuts most of what differs from
- * it (a tight crop, whose mark reaches the border, or a crop through a scene), or where the mark
- * fills the example anyway. Corners in the example's pixels, clockwise from the top-left.
+ * Undefined where the border is no plain ground, where the ground is a flat drawn canvas (a logo
+ * file, whose canvas is what it shows wherever it is pasted, and may be its design: a badge's
+ * panel), where the border cuts most of what differs from it (a tight crop, whose mark reaches the
+ * border, or a crop through a scene), or where the mark fills the example anyway. Corners in the example's pixels, clockwise from the top-left.
  * Cut-outs are trimmed already, and words are found by {@link textContent}.
  */
 export function markContent(logo: RgbaImage): Quad | undefined {
@@ -116,6 +125,21 @@ export function markContent(logo: RgbaImage): Quad | undefined {
       all++;
     }
   if (ring.filter((i) => !differs[i]).length < GROUND_RING * ring.length) return undefined;
+  // a drawn canvas: the ground of a logo file, which may be part of its design (a badge's panel),
+  // and is what the file shows wherever it is pasted
+  let ground0 = 0;
+  let flat = 0;
+  for (let i = 0; i < w * h; i++) {
+    if (differs[i]) continue;
+    ground0++;
+    if (
+      Math.abs(data[i * 4] - ground[0]) <= FLAT &&
+      Math.abs(data[i * 4 + 1] - ground[1]) <= FLAT &&
+      Math.abs(data[i * 4 + 2] - ground[2]) <= FLAT
+    )
+      flat++;
+  }
+  if (flat >= CANVAS * ground0) return undefined;
   // the parts (8-connected) of what differs from the ground; those that reach the ring are cut by it
   const part = new Int32Array(w * h).fill(-1);
   const cut: boolean[] = [];

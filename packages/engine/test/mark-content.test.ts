@@ -91,6 +91,12 @@ describe('the mark inside an example cut with a margin of its ground (markConten
     expect(quadIoU(markContent(img)!, box(100, 50, 200, 150))).toBeGreaterThan(0.9);
   });
 
+  it('is undefined on a flat drawn canvas: a logo file, whose canvas is what it shows when pasted', () => {
+    // the same disc on a perfectly flat ground (a badge's panel, a logo file's white canvas)
+    const img = example(300, 200, (x, y) => ((x - 150) ** 2 + (y - 100) ** 2 < 50 ** 2 ? 25 : 210));
+    expect(markContent(img)).toBeUndefined();
+  });
+
   it('a cut-out logo or a line of words is left to its own trimming', () => {
     const cut = {
       ...example(200, 120, (x, y) => (x > 50 && x < 150 && y > 30 && y < 90 ? 20 : 230)),
