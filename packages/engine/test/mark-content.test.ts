@@ -59,15 +59,15 @@ describe('the mark inside an example cut with a margin of its ground (markConten
       .toFile(out);
     expect(markContent(await loadLogo(out, 400))).toBeUndefined();
     // the repository's crops themselves hold the mark far from their border, with the scene round
-    // it (a hand, a stripe of the next garment, a leg): the scene is cut by the border, so it is
-    // not the mark, and the mark alone is found, or nothing is
-    for (const [f, tight] of marks) {
-      const meta = await sharp(join(CROPS, f)).metadata();
-      const logo = await loadLogo(join(CROPS, f), 400);
-      const content = markContent(logo);
-      if (content)
-        expect(quadIoU(content, scaled([...tight], logo.width / meta.width!))).toBeGreaterThan(0.7);
-    }
+    // it: what the border cuts is not the mark. On the black shorts, the hand at the crop's edge is
+    // left out and the mark alone is found; the white shorts' crop (a dark stripe of the next
+    // garment along its edge) and the cat's (a leg and the pitch below) are left whole
+    const found = await Promise.all(
+      marks.map(async ([f]) => markContent(await loadLogo(join(CROPS, f), 400))),
+    );
+    const meta = await sharp(join(CROPS, marks[0][0])).metadata();
+    expect(quadIoU(found[0]!, scaled([...marks[0][1]], 400 / meta.width!))).toBeGreaterThan(0.7);
+    expect(found.slice(1)).toEqual([undefined, undefined]);
   });
 
   it('is undefined where the mark fills the example, or the border is no plain ground', () => {
