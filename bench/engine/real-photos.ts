@@ -22,7 +22,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { buildCatalog, SHARED } from './catalog.ts';
+import { SHARED } from './catalog.ts';
+import { distractorLogos, squash } from './real-set/distractors.ts';
 import type { Frame, Quad, Truth } from './real-set/truth.ts';
 
 const { values: args } = parseArgs({
@@ -73,19 +74,14 @@ for (const b of truth.brands.filter((x) => photoBrands.has(x.name))) {
     }),
   );
 }
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-const setNames = truth.brands.map((b) => squash(b.name)).filter((n) => n.length >= 4);
 const setFiles = new Set(
   truth.brands.flatMap((b) =>
     b.examples.filter((e) => e.file && !e.package).map((e) => join(SHARED, e.file!)),
   ),
 );
-const catalog = await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 });
 const distractors: BrandIndex[] = [];
-for (const l of catalog) {
+for (const l of await distractorLogos(truth, setFiles, join(OUT, 'logos'))) {
   if (fileIndexes.size + distractors.length >= Number(args.brands)) break;
-  if (setFiles.has(l.file) || setNames.some((n) => squash(l.name.replace(/^(real|icon)-/, '')).startsWith(n)))
-    continue;
   distractors.push(
     await engine.buildBrandIndex({ id: l.name, name: l.name, examples: [{ id: l.name, file: l.file }] }),
   );

@@ -38,7 +38,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import sharp from 'sharp';
 import { framePng, quadBox } from '../../packages/engine/test/fixtures.ts';
-import { buildCatalog, SHARED } from './catalog.ts';
+import { SHARED } from './catalog.ts';
+import { distractorLogos } from './real-set/distractors.ts';
 import type { Frame, Quad, Truth } from './real-set/truth.ts';
 
 const { values: args } = parseArgs({
@@ -156,17 +157,8 @@ for (const b of truth.brands) {
   indexes.push(await engine.buildBrandIndex({ id: b.name, name: b.name, examples }));
 }
 const wanted = Number(args.brands);
-const catalog = await buildCatalog(join(OUT, 'logos'), 1, { textured: 12, wordmarks: 10, icons: 180 });
-// No distractor may be one of the set's own brands under another name: the catalogue's logohunter
-// templates are the examples of the logohunter photos' brands (real-duff is Duff), and simple-icons
-// holds some of them too (icon-underarmour, icon-wellsfargo, icon-aldinord).
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-const setNames = truth.brands.map((b) => squash(b.name)).filter((n) => n.length >= 4);
-const ownBrand = (l: { name: string; file: string }) =>
-  setFiles.has(l.file) || setNames.some((n) => squash(l.name.replace(/^(real|icon)-/, '')).startsWith(n));
-for (const l of catalog) {
+for (const l of await distractorLogos(truth, setFiles, join(OUT, 'logos'))) {
   if (indexes.length >= wanted) break;
-  if (ownBrand(l)) continue;
   indexes.push(
     await engine.buildBrandIndex({ id: l.name, name: l.name, examples: [{ id: l.name, file: l.file }] }),
   );
