@@ -127,11 +127,11 @@ export function markContent(logo: RgbaImage): Quad | undefined {
   if (ring.filter((i) => !differs[i]).length < GROUND_RING * ring.length) return undefined;
   // a drawn canvas: the ground of a logo file, which may be part of its design (a badge's panel),
   // and is what the file shows wherever it is pasted
-  let ground0 = 0;
+  let groundPixels = 0;
   let flat = 0;
   for (let i = 0; i < w * h; i++) {
     if (differs[i]) continue;
-    ground0++;
+    groundPixels++;
     if (
       Math.abs(data[i * 4] - ground[0]) <= FLAT &&
       Math.abs(data[i * 4 + 1] - ground[1]) <= FLAT &&
@@ -139,7 +139,7 @@ export function markContent(logo: RgbaImage): Quad | undefined {
     )
       flat++;
   }
-  if (flat >= CANVAS * ground0) return undefined;
+  if (flat >= CANVAS * groundPixels) return undefined;
   // the parts (8-connected) of what differs from the ground; those that reach the ring are cut by it
   const part = new Int32Array(w * h).fill(-1);
   const cut: boolean[] = [];
