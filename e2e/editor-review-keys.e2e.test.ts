@@ -221,11 +221,35 @@ describe('editor: review by keyboard', () => {
     const page = session.page();
     const s = await scaleOf(editor);
     const before = (await detectionsInWindow(api, videoId)).find((d) => d.id === dets[1].id)!;
-    // Drag the top edge of dets[1] (240,60 30x20) 20 display px down.
-    await editor.drag([255 * s, 60 * s], [255 * s, 60 * s + 20]);
-    await waitFor(async () => (await reviewOf(api, videoId, dets[1].id)) === 'EDITED', 'the move saved');
-    await page.keyboard.press('Control+z');
-    await waitFor(async () => (await reviewOf(api, videoId, dets[1].id)) === 'UNREVIEWED', 'the move undone');
+    // Drag the top edge of dets[1] (240,60 30x20) 20 display px down, and press Ctrl+Z while the move's
+    // answer is still on its way (held here until then; the server has saved it): the undo waits for it and
+    // undoes the move, not the step before it.
+    const isPatch = (url: URL) => url.pathname === `/api/videos/detections/${dets[1].id}/`;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let reached = () => {};
+    const saved = new Promise<void>((r) => (reached = r));
+    await page.route(isPatch, async (route) => {
+      if (route.request().method() !== 'PATCH') return route.continue();
+      const response = await route.fetch();
+      reached();
+      await held;
+      await route.fulfill({ response });
+    });
+    try {
+      await editor.drag([255 * s, 60 * s], [255 * s, 60 * s + 20]);
+      await saved;
+      expect(await reviewOf(api, videoId, dets[1].id), 'the move saved').toBe('EDITED');
+      await page.keyboard.press('Control+z');
+      release();
+      await waitFor(
+        async () => (await reviewOf(api, videoId, dets[1].id)) === 'UNREVIEWED',
+        'the move undone',
+      );
+    } finally {
+      release();
+      await page.unroute(isPatch);
+    }
     const after = (await detectionsInWindow(api, videoId)).find((d) => d.id === dets[1].id)!;
     expect(after.coordinates).toEqual(before.coordinates);
 

@@ -240,7 +240,9 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
     el.scrollTop = scrollTop.current;
   }, [selectedIndex, viewHeight]);
 
-  const report = async (type: ReportType) => {
+  // Each edit is known to undo while its request is on its way (Ctrl+Z right after it undoes it).
+  const report = (type: ReportType) => session.review.whileEditing(() => reportNow(type));
+  const reportNow = async (type: ReportType) => {
     const ids = model.activeSelectedIds();
     if (ids.length === 0) return;
     const before = ids.map((id) => model.getDetection(id)).filter((d) => d !== undefined);
@@ -258,7 +260,9 @@ export function DetectionsPanel({ session, brandName, placements, tableHeight }:
     }
   };
 
-  const changePlacement = async (placement: Placement) => {
+  const changePlacement = (placement: Placement) =>
+    session.review.whileEditing(() => changePlacementNow(placement));
+  const changePlacementNow = async (placement: Placement) => {
     setMenuAnchor(null);
     const ids = model.activeSelectedIds();
     if (ids.length === 0) return;

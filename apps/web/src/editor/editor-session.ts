@@ -570,8 +570,9 @@ export class EditorSession {
       if (shouldResumeAfterInteraction(this.wasPlaying, e)) this.play();
       this.wasPlaying = false;
     });
+    // Known to undo while its PATCH is on its way, so that Ctrl+Z right after a drag undoes the drag.
     const persist = (e: { id: number; coordinates: Segment[] }) =>
-      void this.persistGeometry(e.id, e.coordinates);
+      void this.review.whileEditing(() => this.persistGeometry(e.id, e.coordinates));
     on('detectionMoved', persist);
     on('detectionResized', persist);
   }

@@ -104,7 +104,9 @@ export function NewDetectionsPanel({ session, brands, placements, brandName }: N
   const sortedBrands = useMemo(() => sortBrandsForMenu(brands), [brands]);
   const placementOf = (id: number | null) => (id === null ? undefined : placements.find((p) => p.id === id));
 
-  const finish = async () => {
+  // Known to undo while its request is on its way (Ctrl+Z right after it undoes the finish).
+  const finish = () => session.review.whileEditing(finishNow);
+  const finishNow = async () => {
     const list = model.selectedDraftList();
     if (list.length === 0 || !model.canFinishSelectedDrafts()) return;
     setUploading(true);

@@ -628,8 +628,11 @@ export class ReviewController {
     );
   }
 
-  /** Runs an undoable edit, known to undo and redo until it has settled. */
-  private async whileEditing(op: () => Promise<void>): Promise<void> {
+  /**
+   * Runs an undoable edit, known to undo and redo until it has settled: a Ctrl+Z pressed while its
+   * request is on its way waits for it and undoes it (not the step before it).
+   */
+  async whileEditing(op: () => Promise<void>): Promise<void> {
     const p = op();
     this.editing.add(p);
     try {
