@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { computeOrb, PATCH_SIZE } from './features.ts';
 import { alphaThumb, chromaThumb, loadLogo, logoToGray } from './image-io.ts';
 import { readText } from './ocr.ts';
-import { inContent, markContent, nameCorrected, textContent, uncutRegion } from './content.ts';
+import { inContent, markContent, plainGround, nameCorrected, textContent, uncutRegion } from './content.ts';
 import { getCv } from './opencv.ts';
 import type { RgbaImage } from './image-io.ts';
 
@@ -14,8 +14,10 @@ import type { RgbaImage } from './image-io.ts';
  * words, the cells its pixels are compared on (`thumbs.region`, see content.ts `uncutRegion`).
  * orb11 (engine 0.32.0): a graphic mark cut with a margin of its ground has the mark's box as its
  * `content` (see content.ts `markContent`).
+ * orb12 (engine 0.33.0): a graphic mark cut as tight as itself from a plain ground is padded with
+ * that ground for its keypoints (see image-io.ts `logoToGray`).
  */
-export const INDEX_FORMAT = 'orb11';
+export const INDEX_FORMAT = 'orb12';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {
@@ -174,6 +176,11 @@ export async function buildBrandIndex(
     // an example with words that are not its logo alone (a badge, a stacked wordmark) is a designed
     // logo: the whole image (see textContent); one without words may be a mark cut with its ground
     const content = words ?? (read.length === 0 ? markContent(logo) : undefined);
+    // a mark without words cut as tight as itself from a plain ground (a photo's shoe, shirt or
+    // box; the mark reaches the border, so no mark is found inside a margin) is padded with that
+    // ground for its keypoints, as the scene goes on round it there (see logoToGray); with a margin
+    // of ground, the border's pixels repeated are that ground already
+    const ground = read.length === 0 && !content ? plainGround(logo)?.colour : undefined;
     if (region) thumbs.region = Buffer.from(region).toString('base64');
     // Where the logo is a part of the example, the rest (the next board's words) is not looked for:
     // neither its lines by the text route nor its keypoints. A line that nearly reads the brand's
@@ -191,7 +198,7 @@ export async function buildBrandIndex(
     for (const bg of backgrounds) {
       for (const s of SCALES) {
         if (Math.max(logo.width, logo.height) * s < 32) continue;
-        const gray = await logoToGray(logo, s, bg, PAD);
+        const gray = await logoToGray(logo, s, bg, PAD, ground);
         const f = computeOrb(cv, gray, {
           maxFeatures: MAX_PER_RENDER,
           nLevels: 3,

@@ -91,19 +91,14 @@ const CANVAS = 0.75;
 const FLAT = 2;
 
 /**
- * Where a mark is inside an example cut with a margin of its ground round it (a graphic logo cut
- * from a photo as a user cuts it: the mark on a patch of shoe, shirt or box): the box of the
- * pixels that differ from the ground (the median colour of the example's border) in parts that
- * the border does not cut (what the border cuts is the scene round the mark: a seam, a fold, a
- * hand). Detections report that box, not the example with its margin (a 15 % margin alone takes
- * a perfect fit's overlap with the logo to 0.59), and keypoints on the ground are not looked for.
- * Undefined where the border is no plain ground, where the ground is a flat drawn canvas (a logo
- * file, whose canvas is what it shows wherever it is pasted, and may be its design: a badge's
- * panel), where the border cuts most of what differs from it (a tight crop, whose mark reaches the
- * border, or a crop through a scene), or where the mark fills the example anyway. Corners in the example's pixels, clockwise from the top-left.
- * Cut-outs are trimmed already, and words are found by {@link textContent}.
+ * The ground an opaque example was cut from, where its border shows one (three quarters of its
+ * 2 px ring within 40 levels of the ring's median colour) and that ground is no flat drawn canvas
+ * (see {@link markContent}): its colour, and which pixels differ from it (`all` of them).
+ * Undefined for cut-outs, small images, busy borders and logo files' canvases.
  */
-export function markContent(logo: RgbaImage): Quad | undefined {
+export function plainGround(
+  logo: RgbaImage,
+): { colour: [number, number, number]; differs: Uint8Array; all: number } | undefined {
   const { width: w, height: h, data } = logo;
   if (logo.hasAlpha || w < 8 * RING || h < 8 * RING) return undefined;
   const onRing = (x: number, y: number) => x < RING || y < RING || x >= w - RING || y >= h - RING;
@@ -112,7 +107,7 @@ export function markContent(logo: RgbaImage): Quad | undefined {
   const ground = [0, 1, 2].map((c) => {
     const v = ring.map((i) => data[i * 4 + c]).sort((a, b) => a - b);
     return v[v.length >> 1];
-  });
+  }) as [number, number, number];
   const differs = new Uint8Array(w * h);
   let all = 0;
   for (let i = 0; i < w * h; i++)
@@ -140,6 +135,28 @@ export function markContent(logo: RgbaImage): Quad | undefined {
       flat++;
   }
   if (flat >= CANVAS * groundPixels) return undefined;
+  return { colour: ground, differs, all };
+}
+
+/**
+ * Where a mark is inside an example cut with a margin of its ground round it (a graphic logo cut
+ * from a photo as a user cuts it: the mark on a patch of shoe, shirt or box): the box of the
+ * pixels that differ from the ground (the median colour of the example's border) in parts that
+ * the border does not cut (what the border cuts is the scene round the mark: a seam, a fold, a
+ * hand). Detections report that box, not the example with its margin (a 15 % margin alone takes
+ * a perfect fit's overlap with the logo to 0.59), and keypoints on the ground are not looked for.
+ * Undefined where the border is no plain ground, where the ground is a flat drawn canvas (a logo
+ * file, whose canvas is what it shows wherever it is pasted, and may be its design: a badge's
+ * panel), where the border cuts most of what differs from it (a tight crop, whose mark reaches the
+ * border, or a crop through a scene), or where the mark fills the example anyway. Corners in the example's pixels, clockwise from the top-left.
+ * Cut-outs are trimmed already, and words are found by {@link textContent}.
+ */
+export function markContent(logo: RgbaImage): Quad | undefined {
+  const g = plainGround(logo);
+  if (!g) return undefined;
+  const { differs, all } = g;
+  const { width: w, height: h } = logo;
+  const onRing = (x: number, y: number) => x < RING || y < RING || x >= w - RING || y >= h - RING;
   // the parts (8-connected) of what differs from the ground; those that reach the ring are cut by it
   const part = new Int32Array(w * h).fill(-1);
   const cut: boolean[] = [];

@@ -79,13 +79,17 @@ function alphaBox(data: Buffer, w: number, h: number) {
 
 /**
  * Flattens an RGBA logo onto a plain background, scales it and pads it so that ORB (which ignores
- * a border of patch-size pixels) still finds the keypoints on the logo's outline.
+ * a border of patch-size pixels) still finds the keypoints on the logo's outline. A cut-out is
+ * padded with its background; an opaque example with the colour of the `ground` it was cut from
+ * where it shows one (a mark cut from a photo: the ground goes on round it there), else with its
+ * edge's pixels repeated (words cut from a board, which goes on round them with more of itself).
  */
 export async function logoToGray(
   logo: RgbaImage,
   scale: number,
   background: number | null,
   pad: number,
+  ground?: readonly [number, number, number],
 ): Promise<GrayImage & { scale: number }> {
   const width = Math.max(8, Math.round(logo.width * scale));
   const height = Math.max(8, Math.round(logo.height * scale));
@@ -98,7 +102,11 @@ export async function logoToGray(
     bottom: pad,
     left: pad,
     right: pad,
-    ...(background === null ? { extendWith: 'copy' as const } : { background: { r: bg, g: bg, b: bg } }),
+    ...(background !== null
+      ? { background: { r: bg, g: bg, b: bg } }
+      : ground
+        ? { background: { r: ground[0], g: ground[1], b: ground[2] } }
+        : { extendWith: 'copy' as const }),
   });
   const data = await img.greyscale().raw().toBuffer();
   return { width: width + 2 * pad, height: height + 2 * pad, data: new Uint8Array(data), scale };
