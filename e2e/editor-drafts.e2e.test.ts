@@ -170,7 +170,13 @@ describe('editor: new detections', () => {
     await editor.expectTime('00:00:03:05 / 00:00:10:00');
     // Drag its right edge 20 px to the right at 3.2 s.
     await editor.drag([480, 230], [500, 230]);
+    // The upload's answer, not the status alone: the earlier test's "Uploaded 1 new detection." may
+    // still be on screen (a status shows for 6 s), and the detection is read back right after.
+    const posted = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().includes('/api/videos/detections/'),
+    );
     await editor.button('Finish selected new detections').click();
+    expect((await posted).status()).toBe(201);
     await expectStatus(page, 'Uploaded 1 new detection.');
     const created = (await detectionsInWindow(api, videoId)).find((d) => d.brand === brands[1].id)!;
     expect(created.time_begin).toBe(3000);
