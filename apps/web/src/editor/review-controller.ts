@@ -99,7 +99,10 @@ function clipSegments(coords: readonly Segment[], begin: number, end: number): S
 export class ReviewController {
   readonly state: Store<ReviewBarState>;
   readonly undoStack = new UndoStack(UNDO_DEPTH);
-  /** Trims, accepted tracks, splits and merges whose answer has not come back (see step). */
+  /**
+   * Edits (moves, verdicts, placement changes, finishes, trims, splits, merges) whose answer has not
+   * come back (see step).
+   */
   private readonly editing = new Set<Promise<void>>();
   /** The detection the queue last showed (a verdict without a selection acts on it). */
   private currentId: number | null = null;
