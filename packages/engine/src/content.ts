@@ -90,6 +90,11 @@ const WHOLE = 0.9;
 const CANVAS = 0.75;
 const FLAT = 2;
 
+/** Whether (x, y) lies on the RING px wide border of a w x h image. */
+function onRing(x: number, y: number, w: number, h: number): boolean {
+  return x < RING || y < RING || x >= w - RING || y >= h - RING;
+}
+
 /**
  * The ground an opaque example was cut from, where its border shows one (three quarters of its
  * 2 px ring within 40 levels of the ring's median colour) and that ground is no flat drawn canvas
@@ -101,9 +106,8 @@ export function plainGround(
 ): { colour: [number, number, number]; differs: Uint8Array; all: number } | undefined {
   const { width: w, height: h, data } = logo;
   if (logo.hasAlpha || w < 8 * RING || h < 8 * RING) return undefined;
-  const onRing = (x: number, y: number) => x < RING || y < RING || x >= w - RING || y >= h - RING;
   const ring: number[] = [];
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (onRing(x, y)) ring.push(y * w + x);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (onRing(x, y, w, h)) ring.push(y * w + x);
   const ground = [0, 1, 2].map((c) => {
     const v = ring.map((i) => data[i * 4 + c]).sort((a, b) => a - b);
     return v[v.length >> 1];
@@ -156,7 +160,6 @@ export function markContent(logo: RgbaImage): Quad | undefined {
   if (!g) return undefined;
   const { differs, all } = g;
   const { width: w, height: h } = logo;
-  const onRing = (x: number, y: number) => x < RING || y < RING || x >= w - RING || y >= h - RING;
   // the parts (8-connected) of what differs from the ground; those that reach the ring are cut by it
   const part = new Int32Array(w * h).fill(-1);
   const cut: boolean[] = [];
@@ -171,7 +174,7 @@ export function markContent(logo: RgbaImage): Quad | undefined {
       const i = stack.pop()!;
       const x = i % w;
       const y = (i - x) / w;
-      if (onRing(x, y)) cut[id] = true;
+      if (onRing(x, y, w, h)) cut[id] = true;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
           const nx = x + dx;

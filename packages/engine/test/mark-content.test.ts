@@ -138,7 +138,7 @@ describe('the ground a tight crop of a mark is padded with for its keypoints (pl
     expect(Math.max(...padPixels(repeated))).toBeGreaterThan(grey + 60);
   });
 
-  it('is none for a logo file on a flat drawn canvas, nor for a mark inside a margin (padded as before)', () => {
+  it('is none for a logo file on a flat drawn canvas (padded with its edge repeated, as before)', () => {
     const file = example(120, 80, (x, y) => (x > 30 && x < 90 && y > 20 && y < 60 ? 20 : 255));
     expect(plainGround(file)).toBeUndefined();
   });
