@@ -41,7 +41,8 @@ export interface GrayImage {
   uv?: Uint8Array;
   /**
    * Largest share of the frame that a logo may cover (see `plausible`); unset for video, where a
-   * board never covers more than a quarter of the frame. A photo may be a close-up of one logo.
+   * board never covers more than a quarter of the frame and shows at most a broadcast camera's
+   * perspective. A photo may be a close-up of one logo, at a steep angle.
    */
   maxLogoShare?: number;
 }
