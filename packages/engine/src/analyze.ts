@@ -212,14 +212,21 @@ export async function analyzeVideo(
       signal: opts.signal,
       ...(span ? { startMs, durationMs: endMs - startMs } : {}),
     });
-    for await (const frame of frames) {
-      const result = pool.detect(frame, seq++);
+    const send = (frame: GrayImage & { timeMs: number }, last: boolean) => {
+      const result = pool.detect(frame, seq++, last);
       result.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
       inFlight.push({ timeMs: frame.timeMs, result });
+    };
+    // Each frame is sent once the next has arrived, so that the span's last is known as such.
+    let held: (GrayImage & { timeMs: number }) | null = null;
+    for await (const frame of frames) {
+      if (held) send(held, false);
+      held = frame;
       while (inFlight.length > pool.parallelism) await settle();
       // Let timers and I/O (progress reporting, abort) run between frames.
       await new Promise((r) => setImmediate(r));
     }
+    if (held) send(held, true);
     while (inFlight.length) await settle();
   } finally {
     await pool.close();

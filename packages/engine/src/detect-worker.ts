@@ -13,7 +13,7 @@ import { getCv } from './opencv.ts';
 
 export type WorkerRequest =
   | { type: 'init'; brands: BrandIndex[]; opts: DetectorOptions }
-  | { type: 'frame'; id: number; frame: GrayImage; seq: number };
+  | { type: 'frame'; id: number; frame: GrayImage; seq: number; last: boolean };
 
 const port = parentPort;
 if (!port) throw new Error('detect-worker must run in a worker thread');
@@ -33,7 +33,7 @@ port.on('message', (msg: WorkerRequest) => {
     try {
       const { index, opts } = await ready!;
       const cv = await getCv();
-      const hits = await detectInFrame(cv, msg.frame, index, opts, msg.seq);
+      const hits = await detectInFrame(cv, msg.frame, index, opts, msg.seq, msg.last);
       // Hand the frame back too: the main thread follows tracks in it.
       port.postMessage({ type: 'hits', id: msg.id, hits, frame: msg.frame }, transferList(msg.frame));
     } catch (err) {

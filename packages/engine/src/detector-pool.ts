@@ -33,7 +33,7 @@ export class DetectorPool {
   /** frames sent to each worker and not answered yet */
   private readonly busy: number[];
   /** frames not sent to a worker yet, oldest first */
-  private readonly queue: { id: number; frame: GrayImage; seq: number }[] = [];
+  private readonly queue: { id: number; frame: GrayImage; seq: number; last: boolean }[] = [];
 
   private constructor(
     private readonly workers: Worker[],
@@ -89,14 +89,14 @@ export class DetectorPool {
     return new DetectorPool([], new DescriptorIndex(brands), opts);
   }
 
-  /** Hits of one frame; `seq` is its sample number (see RouteInput.seq). */
-  async detect(frame: GrayImage, seq = 0): Promise<FrameResult> {
+  /** Hits of one frame; `seq` is its sample number and `last` marks the span's last (see RouteInput). */
+  async detect(frame: GrayImage, seq = 0, last = false): Promise<FrameResult> {
     if (this.inline)
-      return { hits: await detectInFrame(await getCv(), frame, this.inline, this.opts, seq), frame };
+      return { hits: await detectInFrame(await getCv(), frame, this.inline, this.opts, seq, last), frame };
     const id = this.seq++;
     return new Promise<FrameResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.queue.push({ id, frame: ownBuffer(frame), seq });
+      this.queue.push({ id, frame: ownBuffer(frame), seq, last });
       this.pump();
     });
   }
@@ -110,9 +110,9 @@ export class DetectorPool {
     while (this.queue.length > 0) {
       const k = this.busy.indexOf(Math.min(...this.busy));
       if (this.busy[k] >= PER_WORKER) return;
-      const { id, frame, seq } = this.queue.shift()!;
+      const { id, frame, seq, last } = this.queue.shift()!;
       this.busy[k]++;
-      this.workers[k].postMessage({ type: 'frame', id, frame, seq }, transferList(frame));
+      this.workers[k].postMessage({ type: 'frame', id, frame, seq, last }, transferList(frame));
     }
   }
 

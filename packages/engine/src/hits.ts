@@ -78,7 +78,10 @@ export interface DetectorOptions {
   boards: boolean;
   /** also read the frame's text and look for the examples' words (see routes/text-route.ts) */
   textRoute: boolean;
-  /** the text route reads every n-th sample (reading costs a few hundred ms a frame) */
+  /**
+   * the text route reads every n-th sample (reading costs a few hundred ms a frame), and the
+   * analysed span's last sample
+   */
   textEvery: number;
   /**
    * the text route reads the samples whose number plus this is a multiple of `textEvery` (0: the

@@ -22,12 +22,13 @@ export async function detectInFrame(
   index: DescriptorIndex,
   opts: DetectorOptions = DEFAULT_DETECTOR,
   seq = 0,
+  last = false,
 ): Promise<FrameHit[]> {
   if (index.count === 0 && !index.examples.some((e) => e.text.length > 0)) return [];
   const hits: FrameHit[] = [];
   for (const route of ROUTES)
     if (route.enabled(opts))
-      for (const h of await route.propose({ cv, frame, index, opts, found: hits.slice(), seq }))
+      for (const h of await route.propose({ cv, frame, index, opts, found: hits.slice(), seq, last }))
         hits.push({ ...h, route: route.name });
   return suppress(hits, index.examples);
 }

@@ -13,6 +13,8 @@ const CLIP = SERIEA_CLIP;
 const LOOP_MS = 4000;
 const LOOPS = 3;
 const STEP_MS = 250;
+/** How far back in time a track found at a sample is followed (analyze.ts MAX_FOLLOW_SECONDS). */
+const FOLLOW_BACK_MS = 3000;
 
 /** Brand examples cut from moments of the clip outside the looped span (left, top, width, height). */
 const CROPS = [
@@ -78,13 +80,22 @@ describe.skipIf(!have)('the same frames give the same detections (real broadcast
   it('shows the same logos at the same places in every loop', () => {
     expect(analysis.detections.length).toBeGreaterThan(0);
     let shown = 0;
+    let compared = 0;
     for (let t = 0; t < LOOP_MS; t += STEP_MS) {
       const first = shownAt(t);
       shown += first.length;
-      for (let k = 1; k < LOOPS; k++)
-        expect(shownAt(k * LOOP_MS + t), `at ${t} ms of loop ${k}`).toEqual(first);
+      for (let k = 1; k < LOOPS; k++) {
+        const at = k * LOOP_MS + t;
+        // The text route also reads the video's last sample (text-route.ts), which the earlier
+        // loops' ends do not have, and what it finds is followed back up to 3 s: the last loop is
+        // compared before that reach.
+        if (at > LOOPS * LOOP_MS - STEP_MS - FOLLOW_BACK_MS) continue;
+        expect(shownAt(at), `at ${t} ms of loop ${k}`).toEqual(first);
+        compared++;
+      }
     }
     expect(shown).toBeGreaterThan(10);
+    expect(compared).toBeGreaterThanOrEqual(LOOP_MS / STEP_MS + 4);
   });
 
   it('places the Serie A bug (fixed on screen while the camera pans) as an overlay, the boards in the scene', () => {

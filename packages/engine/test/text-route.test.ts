@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quadIoU } from '../src/geometry.ts';
-import { analyzeImage, buildBrandIndex, type BrandIndex } from '../src/index.ts';
+import { analyzeImage, analyzeVideo, buildBrandIndex, type BrandIndex } from '../src/index.ts';
 import { matchText, normaliseText } from '../src/text-match.ts';
 import { promisify } from 'node:util';
 import { exists, frameCrop, quadBox, SERIEA_CLIP, SHARED_DATA, tempDir, writeSvg } from './fixtures.ts';
@@ -156,5 +156,32 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
       const ious = res.detections.map((d) => quadIoU(d.coordinates[0].points, board));
       expect(Math.max(0, ...ious)).toBeGreaterThanOrEqual(0.5);
     }
+  }, 60_000);
+
+  it("reads the span's last sample whatever the schedule: nothing after it would read the boards and follow them back", async () => {
+    const dir = await tempDir();
+    // the INTER ACADEMY example as the real set cuts it, at 13.2 s; the LED boards show it from
+    // about 12.5 s, after the other sponsors' rotation
+    const example = join(dir, 'academy.png');
+    await writeFile(
+      example,
+      await frameCrop(CLIP, 13.2, quadBox([193.1, 92.6, 262.8, 83.4, 265.4, 102.6, 195.7, 111.8], 848, 478)),
+    );
+    const academy = await buildBrandIndex({
+      id: 'academy',
+      name: 'Inter Academy',
+      examples: [{ id: 1, file: example }],
+    });
+    // samples at 11.5, 11.75, ..., 13.0 s: the text route's schedule reads only the first, which
+    // shows no INTER ACADEMY board; the span ends before the clip does, so a track seen at its last
+    // sample only is kept for the next span to continue (see tracker.ts oneSample)
+    const res = await analyzeVideo(CLIP, [academy], {
+      startMs: 11_500,
+      endMs: 13_100,
+      detector: { ...textOnly.detector, textEvery: 100 },
+    });
+    const found = res.detections.filter((d) => d.brandId === 'academy');
+    expect(found.length).toBeGreaterThanOrEqual(1);
+    for (const d of found) expect(d.time_begin).toBeGreaterThanOrEqual(12_500);
   }, 60_000);
 });

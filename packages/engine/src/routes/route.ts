@@ -15,6 +15,8 @@ export interface RouteInput {
   found: readonly FrameHit[];
   /** the sample's number in its video (0 for a still image), for routes that run on some samples only */
   seq?: number;
+  /** the last sample of the analysed span (a video's end or a chunk's), which nothing after it confirms */
+  last?: boolean;
 }
 
 /**
