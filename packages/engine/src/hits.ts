@@ -194,6 +194,8 @@ const MAX_FRAME_SHARE = 0.25;
 const VIDEO_PERSPECTIVE = 1.6;
 /** px: corners are placed to about a pixel each, so short sides differ by a few px by chance. */
 const CORNER_SLACK = 4;
+/** Opposite sides of a logo's quad in a photo differ by at most this factor. */
+const PHOTO_PERSPECTIVE = 3;
 /** At least this share of a logo's quad lies inside the frame. */
 const MIN_INSIDE = 0.6;
 
@@ -215,11 +217,9 @@ export function plausible(
   if (quadOverlapOfSmaller([0, 0, w, 0, w, h, 0, h], quad) < MIN_INSIDE) return false;
   const [top, right, bottom, left] = sides(quad);
   // video frames leave maxLogoShare unset (see GrayImage)
-  const video = frame.maxLogoShare === undefined;
-  const skewed = (a: number, b: number) =>
-    video
-      ? Math.max(a, b) > VIDEO_PERSPECTIVE * Math.min(a, b) + CORNER_SLACK
-      : Math.max(a, b) / Math.max(1e-6, Math.min(a, b)) > 3;
+  const [factor, slack] =
+    frame.maxLogoShare === undefined ? [VIDEO_PERSPECTIVE, CORNER_SLACK] : [PHOTO_PERSPECTIVE, 0];
+  const skewed = (a: number, b: number) => Math.max(a, b) > factor * Math.min(a, b) + slack;
   if (skewed(top, bottom) || skewed(left, right)) return false;
   const aspect = (top + bottom) / (left + right) / (ex.width / ex.height);
   if (aspect > 3.5 || aspect < 1 / 3.5) return false;
