@@ -93,20 +93,24 @@ describe.skipIf(!have)('the text route on a real photo', () => {
 const CLIP = SERIEA_CLIP;
 const haveClip = await exists(CLIP);
 
+/** A brand whose one example is what `quad` frames at `seconds` of the 848x478 clip, as the real set cuts it. */
+async function clipBrand(dir: string, id: string, name: string, seconds: number, quad: number[]) {
+  const example = join(dir, `${id}.png`);
+  await writeFile(example, await frameCrop(CLIP, seconds, quadBox(quad, 848, 478)));
+  return buildBrandIndex({ id, name, examples: [{ id: 1, file: example }] });
+}
+
 describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () => {
   it("reads a board's words on the frame's own pixels, not on one pixel in two", async () => {
     const dir = await tempDir();
     // the IM INTER CLUB example as the real set cuts it, at 6.5 s of the 848x478 clip
-    const example = join(dir, 'inter-club.png');
-    await writeFile(
-      example,
-      await frameCrop(CLIP, 6.5, quadBox([144.6, 1.1, 218.2, 8.1, 216.5, 25.7, 142.9, 18.8], 848, 478)),
+    const club = await clipBrand(
+      dir,
+      'club',
+      'Inter Club',
+      6.5,
+      [144.6, 1.1, 218.2, 8.1, 216.5, 25.7, 142.9, 18.8],
     );
-    const club = await buildBrandIndex({
-      id: 'club',
-      name: 'Inter Club',
-      examples: [{ id: 1, file: example }],
-    });
     // the frame at 10 s at the size of most broadcast; its IM INTER CLUB board (the real set's
     // label, scaled) has letters about 20 px high, 10 px in a half-size copy, which PP-OCRv4 read
     // as "WNTEFGL3"
@@ -159,19 +163,15 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
   }, 60_000);
 
   it("reads the span's last sample whatever the schedule: nothing after it would read the boards and follow them back", async () => {
-    const dir = await tempDir();
     // the INTER ACADEMY example as the real set cuts it, at 13.2 s; the LED boards show it from
     // about 12.5 s, after the other sponsors' rotation
-    const example = join(dir, 'academy.png');
-    await writeFile(
-      example,
-      await frameCrop(CLIP, 13.2, quadBox([193.1, 92.6, 262.8, 83.4, 265.4, 102.6, 195.7, 111.8], 848, 478)),
+    const academy = await clipBrand(
+      await tempDir(),
+      'academy',
+      'Inter Academy',
+      13.2,
+      [193.1, 92.6, 262.8, 83.4, 265.4, 102.6, 195.7, 111.8],
     );
-    const academy = await buildBrandIndex({
-      id: 'academy',
-      name: 'Inter Academy',
-      examples: [{ id: 1, file: example }],
-    });
     // samples at 11.5, 11.75, ..., 13.0 s: the text route's schedule reads only the first, which
     // shows no INTER ACADEMY board; the span ends before the clip does, so a track seen at its last
     // sample only is kept for the next span to continue (see tracker.ts oneSample)
