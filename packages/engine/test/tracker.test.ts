@@ -58,6 +58,19 @@ describe('Tracker across cuts and camera motion', () => {
     expect(closed[0].hits[1].score).toBe(0.8);
   });
 
+  it("does not link a follow that slid onto another logo of its brand found in the frame: the follow's track would run on as its twin", () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    // two boards of the brand, one above the other (as two IM INTER CLUB rows of a stand)
+    tracker.push(0, [hit(at(200, 100)), hit(at(200, 150))]);
+    // the lower board found again, and the upper one's follow slid down onto it, scoring higher
+    const slid = { ...hit(at(207, 148)), score: 0.9, followed: true };
+    tracker.push(250, [hit(at(205, 150)), slid]);
+    tracker.flush();
+    const rows = closed.map((t) => t.hits.map((h) => h.quad[1])).sort((a, b) => a[0] - b[0]);
+    expect(rows).toEqual([[100], [150, 150]]);
+  });
+
   it('keeps an overlay that stays in place across a cut as one track, placed as an overlay', () => {
     const closed: Track[] = [];
     const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
