@@ -83,8 +83,8 @@ export const DEFAULT_SAMPLE_FPS = 4;
 export const DEFAULT_ANALYSIS_HEIGHT = 720;
 /** Tracks below this confidence are not reported. */
 export const MIN_CONFIDENCE = 0.35;
-/** A track is followed by its pixels alone for at most this long. */
-const MAX_FOLLOW_SECONDS = 3;
+/** A track is followed by its pixels alone for at most this long, forwards and back. */
+export const MAX_FOLLOW_SECONDS = 3;
 /**
  * The text route reads one sample in this many seconds (it costs a few hundred ms a frame);
  * tracking carries its hits over the samples between.

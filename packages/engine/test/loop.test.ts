@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVideo, buildBrandIndex, type BrandIndex, type MediaAnalysis } from '../src/index.ts';
+import { MAX_FOLLOW_SECONDS } from '../src/analyze.ts';
 import { exists, frameCrop, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -13,8 +14,8 @@ const CLIP = SERIEA_CLIP;
 const LOOP_MS = 4000;
 const LOOPS = 3;
 const STEP_MS = 250;
-/** How far back in time a track found at a sample is followed (analyze.ts MAX_FOLLOW_SECONDS). */
-const FOLLOW_BACK_MS = 3000;
+/** How far back in time a track found at a sample is followed. */
+const FOLLOW_BACK_MS = MAX_FOLLOW_SECONDS * 1000;
 
 /** Brand examples cut from moments of the clip outside the looped span (left, top, width, height). */
 const CROPS = [
