@@ -16,8 +16,10 @@ import type { RgbaImage } from './image-io.ts';
  * `content` (see content.ts `markContent`).
  * orb12 (engine 0.33.0): a graphic mark cut as tight as itself from a plain ground is padded with
  * that ground for its keypoints (see image-io.ts `logoToGray`).
+ * orb13 (engine 0.37.0): an example's lines of text are read on a bilinear strip, and again on a
+ * wider one where the reading is unsure (see ocr.ts `recognize`).
  */
-export const INDEX_FORMAT = 'orb12';
+export const INDEX_FORMAT = 'orb13';
 
 /** One example logo given to {@link buildBrandIndex}. */
 export interface BrandExampleInput {

@@ -3,7 +3,7 @@ import { hitLogo } from '../content.ts';
 import { isConvexClockwise, projectRect, quadIoU, quadToQuad, type Quad } from '../geometry.ts';
 import { plausible, SAME_INSTANCE, trace, type FrameHit } from '../hits.ts';
 import { readText, regionRgb, type TextLine } from '../ocr.ts';
-import { matchText, MIN_MATCH, normaliseText } from '../text-match.ts';
+import { matchText, MIN_MATCH, normaliseText, type TextMatch } from '../text-match.ts';
 import type { Route, RouteInput } from './route.ts';
 
 /**
@@ -25,6 +25,8 @@ const MAX_LINES = 16;
 const MIN_CORRELATION = 0.3;
 /** ...unless the words alone are this sure (long and read almost exactly). */
 const SURE_TEXT = 0.9;
+/** A brand whose words read better than another's over the same characters by this much is theirs. */
+const RIVAL_MARGIN = 0.05;
 /** Overlap of logo outlines at which a hit of the brand already found is this line's logo. */
 const ALIGNED = 0.5;
 
@@ -81,46 +83,85 @@ function placeLine(
 ): { hit: FrameHit | null; span: [number, number] | null } {
   let best: { hit: FrameHit; span: [number, number] } | null = null;
   let read: { score: number; span: [number, number] } | null = null;
-  for (let example = 0; example < index.examples.length; example++) {
-    const ex = index.examples[example];
-    for (const t of ex.text) {
-      const want = normaliseText(t.text);
-      const m = matchText(want, { text: seen.slice(from, to) });
+  const reads: {
+    example: number;
+    t: { text: string; quad: number[] };
+    want: string;
+    m: TextMatch;
+    span: [number, number];
+  }[] = [];
+  for (let example = 0; example < index.examples.length; example++)
+    for (const t of index.examples[example].text) {
+      const want = normaliseText(t.text).text;
+      const m = matchText({ text: want }, { text: seen.slice(from, to) });
       if (!m) continue;
       const span: [number, number] = [from + m.seen[0], from + m.seen[1]];
+      reads.push({ example, t, want, m, span });
       if (!read || m.score > read.score) read = { score: m.score, span };
-      const quad = placeExample(
-        { quad: t.quad, length: want.text.length, span: m.example },
-        { quad: lineQuad, length: seen.length, span },
-        ex,
-      );
-      if (!quad || !plausible(quad, ex, frame)) continue;
-      // A hit of the brand already placed here stands only if it holds these words: a fit
-      // that slipped a row on a board whose rows share letters overlaps them without it.
-      const logo = hitLogo({ quad }, ex);
-      if (
-        found.some(
-          (h) => h.brand === ex.brand && quadIoU(hitLogo(h, index.examples[h.example]), logo) > ALIGNED,
-        )
-      )
-        continue;
-      const ncc0 = appearance(frame, quad, ex, true);
-      const p = polishCorners(frame, quad, ex, ncc0, 20);
-      const pixelsAgree =
-        p.ncc >= MIN_CORRELATION && isConvexClockwise(p.quad) && plausible(p.quad, ex, frame);
-      const sure = m.score;
-      if (!pixelsAgree && sure < SURE_TEXT) {
-        trace.lost?.(example, 'text appearance', p.ncc, p.quad);
-        continue;
-      }
-      const q = pixelsAgree ? p.quad : quad;
-      const ncc = pixelsAgree ? p.ncc : ncc0;
-      const score = 0.75 * sure * Math.min(1, 0.6 + Math.max(0, ncc));
-      if (!best || score > best.hit.score)
-        best = { hit: { brand: ex.brand, example, quad: q, inliers: 0, score, ncc }, span };
     }
+  for (const { example, t, want, m, span } of reads) {
+    const ex = index.examples[example];
+    // Words that read clearly better as another brand's words over the same characters are
+    // that brand's: boards that share a word (INTER of IM INTER CLUB and INTER ACADEMY) read
+    // in part must not place the brand that the rest of the words would not.
+    if (
+      outread(
+        { brand: ex.brand, score: m.score, span },
+        reads.map((r) => ({ brand: index.examples[r.example].brand, score: r.m.score, span: r.span })),
+      )
+    )
+      continue;
+    const quad = placeExample(
+      { quad: t.quad, length: want.length, span: m.example },
+      { quad: lineQuad, length: seen.length, span },
+      ex,
+    );
+    if (!quad || !plausible(quad, ex, frame)) continue;
+    // A hit of the brand already placed here stands only if it holds these words: a fit
+    // that slipped a row on a board whose rows share letters overlaps them without it.
+    const logo = hitLogo({ quad }, ex);
+    if (
+      found.some(
+        (h) => h.brand === ex.brand && quadIoU(hitLogo(h, index.examples[h.example]), logo) > ALIGNED,
+      )
+    )
+      continue;
+    const ncc0 = appearance(frame, quad, ex, true);
+    const p = polishCorners(frame, quad, ex, ncc0, 20);
+    const pixelsAgree = p.ncc >= MIN_CORRELATION && isConvexClockwise(p.quad) && plausible(p.quad, ex, frame);
+    const sure = m.score;
+    if (!pixelsAgree && sure < SURE_TEXT) {
+      trace.lost?.(example, 'text appearance', p.ncc, p.quad);
+      continue;
+    }
+    const q = pixelsAgree ? p.quad : quad;
+    const ncc = pixelsAgree ? p.ncc : ncc0;
+    const score = 0.75 * sure * Math.min(1, 0.6 + Math.max(0, ncc));
+    if (!best || score > best.hit.score)
+      best = { hit: { brand: ex.brand, example, quad: q, inliers: 0, score, ncc }, span };
   }
   return best ?? { hit: null, span: read?.span ?? null };
+}
+
+/** A reading of characters of a line as a brand's words: its text score and character span. */
+export interface BrandReading {
+  brand: number;
+  score: number;
+  span: [number, number];
+}
+
+/**
+ * Whether another brand's words read better than `read`'s, by more than {@link RIVAL_MARGIN}, over
+ * most of the same characters (`reads`: every example's reading of the line's part).
+ */
+export function outread(read: BrandReading, reads: BrandReading[]): boolean {
+  const [from, to] = read.span;
+  return reads.some(
+    (r) =>
+      r.brand !== read.brand &&
+      r.score > read.score + RIVAL_MARGIN &&
+      Math.min(r.span[1], to) - Math.max(r.span[0], from) > (to - from) / 2,
+  );
 }
 
 /** The part of a line's quad between two fractions of its length (along its reading direction). */
