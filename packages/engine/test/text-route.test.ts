@@ -121,29 +121,44 @@ async function clipBrand(dir: string, id: string, name: string, seconds: number,
   return buildBrandIndex({ id, name, examples: [{ id: 1, file: example }] });
 }
 
+/** The real set's examples (real-set/truth.json): brand, the clip's second and quad (848x478). */
+const EXAMPLES = {
+  club: ['Inter Club', 6.5, [144.6, 1.1, 218.2, 8.1, 216.5, 25.7, 142.9, 18.8]],
+  everywhere: ['Everywhere Always Nerazzurri', 6.5, [259.7, 13.4, 428.6, 28.9, 427.1, 44.7, 258.3, 29.2]],
+  ovunque: ['Ovunque Sempre Nerazzurri', 6.5, [299.6, 0.7, 445.6, 14, 444.1, 30.2, 298.2, 16.9]],
+  academy: ['Inter Academy', 13.2, [193.1, 92.6, 262.8, 83.4, 265.4, 102.6, 195.7, 111.8]],
+  family: ['Join the Family', 10.5, [684.1, 66.6, 794.9, 77.1, 793.3, 94.6, 682.5, 84]],
+} as const;
+
+/** A brand of the real set, its example cut as the real set cuts it (its id: its key in {@link EXAMPLES}). */
+function realBrand(dir: string, id: keyof typeof EXAMPLES) {
+  const [name, seconds, quad] = EXAMPLES[id];
+  return clipBrand(dir, id, name, seconds, [...quad]);
+}
+
+/** The clip's frame at `seconds`, at the size of most broadcast (1280x720), as a PNG in `dir`. */
+async function frameAt1280(dir: string, seconds: number): Promise<string> {
+  const file = join(dir, `frame-${seconds}.png`);
+  await promisify(execFile)('ffmpeg', [
+    ...['-v', 'error', '-y', '-ss', String(seconds), '-i', CLIP, '-frames:v', '1'],
+    ...['-vf', 'scale=1280:720:flags=bicubic', file],
+  ]);
+  return file;
+}
+
+/** A quad of the 848x478 clip at 1280x720. */
+const to1280 = (q: readonly number[]) => q.map((v, i) => (i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478));
+
 describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () => {
   it("reads a board's words on the frame's own pixels, not on one pixel in two", async () => {
     const dir = await tempDir();
     // the IM INTER CLUB example as the real set cuts it, at 6.5 s of the 848x478 clip
-    const club = await clipBrand(
-      dir,
-      'club',
-      'Inter Club',
-      6.5,
-      [144.6, 1.1, 218.2, 8.1, 216.5, 25.7, 142.9, 18.8],
-    );
+    const club = await realBrand(dir, 'club');
     // the frame at 10 s at the size of most broadcast; its IM INTER CLUB board (the real set's
     // label, scaled) has letters about 20 px high, 10 px in a half-size copy, which PP-OCRv4 read
     // as "WNTEFGL3"
-    const frame = join(dir, 'frame.png');
-    await promisify(execFile)('ffmpeg', [
-      ...['-v', 'error', '-y', '-ss', '10', '-i', CLIP, '-frames:v', '1'],
-      ...['-vf', 'scale=1280:720:flags=bicubic', frame],
-    ]);
-    const board = [361.1, 84.1, 413.5, 75.5, 416.9, 96.2, 364.5, 104.8].map((v, i) =>
-      i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478,
-    );
-    const res = await analyzeImage(frame, [club], textOnly);
+    const board = to1280([361.1, 84.1, 413.5, 75.5, 416.9, 96.2, 364.5, 104.8]);
+    const res = await analyzeImage(await frameAt1280(dir, 10), [club], textOnly);
     expect(res.width).toBe(1280);
     const ious = res.detections.map((d) => quadIoU(d.coordinates[0].points, board));
     expect(Math.max(0, ...ious)).toBeGreaterThanOrEqual(0.5);
@@ -151,23 +166,15 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
 
   it('places each of two boards side by side that OCR reads as one line ("XBET XBET")', async () => {
     const dir = await tempDir();
-    const at1280 = async (seconds: number, file: string) => {
-      await promisify(execFile)('ffmpeg', [
-        ...['-v', 'error', '-y', '-ss', String(seconds), '-i', CLIP, '-frames:v', '1'],
-        ...['-vf', 'scale=1280:720:flags=bicubic', file],
-      ]);
-      return file;
-    };
-    const scaled = (q: number[]) => q.map((v, i) => (i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478));
     // the 1xBet example as the real set cuts it at 1280x720, at 10.5 s (it reads "1XRET", which
     // the brand's name corrects)
     const example = join(dir, '1xbet.png');
     const [left, top, width, height] = quadBox(
-      scaled([348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2]),
+      to1280([348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2]),
       1280,
       720,
     );
-    await sharp(await at1280(10.5, join(dir, 'example-frame.png')))
+    await sharp(await frameAt1280(dir, 10.5))
       .extract({ left, top, width, height })
       .toFile(example);
     const xbet = await buildBrandIndex({ id: '1xbet', name: '1xBet', examples: [{ id: 1, file: example }] });
@@ -175,8 +182,8 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
     const boards = [
       [317.1, 121.3, 362.7, 113.4, 366.2, 135.1, 320.6, 143],
       [362.7, 113.4, 408.2, 105.4, 411.8, 127.2, 366.2, 135.1],
-    ].map(scaled);
-    const res = await analyzeImage(await at1280(10, join(dir, 'frame.png')), [xbet], textOnly);
+    ].map(to1280);
+    const res = await analyzeImage(await frameAt1280(dir, 10), [xbet], textOnly);
     for (const board of boards) {
       const ious = res.detections.map((d) => quadIoU(d.coordinates[0].points, board));
       expect(Math.max(0, ...ious)).toBeGreaterThanOrEqual(0.5);
@@ -186,21 +193,8 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
   it('reads the rows of a two-row board, whose condensed letters a strip of their own proportions squeezes', async () => {
     const dir = await tempDir();
     // the two rows' examples as the real set cuts them, at 6.5 s of the 848x478 clip
-    const everywhere = await clipBrand(
-      dir,
-      'everywhere',
-      'Everywhere Always Nerazzurri',
-      6.5,
-      [259.7, 13.4, 428.6, 28.9, 427.1, 44.7, 258.3, 29.2],
-    );
-    const ovunque = await clipBrand(
-      dir,
-      'ovunque',
-      'Ovunque Sempre Nerazzurri',
-      6.5,
-      [299.6, 0.7, 445.6, 14, 444.1, 30.2, 298.2, 16.9],
-    );
-    const scaled = (q: number[]) => q.map((v, i) => (i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478));
+    const everywhere = await realBrand(dir, 'everywhere');
+    const ovunque = await realBrand(dir, 'ovunque');
     // the real set's labels: the EVERYWHERE, ALWAYS, NERAZZURRI row at 2 s (on a 48 px strip of
     // its own proportions PP-OCRv4 read it as "EVERHRAZUR") and the OVUNQUE, SEMPRE, NERAZZURRI
     // row at 3 s ("UOU"), both in a pan
@@ -209,13 +203,8 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
       { seconds: 3, brand: 'ovunque', quad: [74, 33, 177, 20, 178, 37, 76, 50] },
     ];
     for (const c of cases) {
-      const frame = join(dir, `frame-${c.seconds}.png`);
-      await promisify(execFile)('ffmpeg', [
-        ...['-v', 'error', '-y', '-ss', String(c.seconds), '-i', CLIP, '-frames:v', '1'],
-        ...['-vf', 'scale=1280:720:flags=bicubic', frame],
-      ]);
-      const res = await analyzeImage(frame, [everywhere, ovunque], textOnly);
-      const board = scaled(c.quad);
+      const res = await analyzeImage(await frameAt1280(dir, c.seconds), [everywhere, ovunque], textOnly);
+      const board = to1280(c.quad);
       const ious = res.detections
         .filter((d) => d.brandId === c.brand)
         .map((d) => quadIoU(d.coordinates[0].points, board));
@@ -227,13 +216,7 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
     // the INTER ACADEMY example as the real set cuts it, at 13.2 s; the LED boards show it from
     // about 12.5 s, after the other sponsors' rotation
     const dir = await tempDir();
-    const academy = await clipBrand(
-      dir,
-      'academy',
-      'Inter Academy',
-      13.2,
-      [193.1, 92.6, 262.8, 83.4, 265.4, 102.6, 195.7, 111.8],
-    );
+    const academy = await realBrand(dir, 'academy');
     // The JOIN THE FAMILY example as the real set cuts it, at 10.5 s: the stadium's other sponsor
     // is in the catalogue, as on the real set. An LED board that shows INTER ACADEMY at 13 s shows
     // JOIN THE FAMILY until about 12.6 s; the INTER ACADEMY track read there is followed back
@@ -241,13 +224,7 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
     // With no such brand in the catalogue nothing stops it (engine 0.37.0 reads that board's
     // words clearly, and the follow back stops only where they read as nothing): the track then
     // starts at 11.5 s, over JOIN THE FAMILY. Issue 16's notes (session 41) say so.
-    const family = await clipBrand(
-      dir,
-      'family',
-      'Join the Family',
-      10.5,
-      [684.1, 66.6, 794.9, 77.1, 793.3, 94.6, 682.5, 84],
-    );
+    const family = await realBrand(dir, 'family');
     // samples at 11.5, 11.75, ..., 13.0 s: the text route's schedule reads only the first, which
     // shows no INTER ACADEMY board; the span ends before the clip does, so a track seen at its last
     // sample only is kept for the next span to continue (see tracker.ts oneSample)
