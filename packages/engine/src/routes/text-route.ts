@@ -83,34 +83,28 @@ function placeLine(
 ): { hit: FrameHit | null; span: [number, number] | null } {
   let best: { hit: FrameHit; span: [number, number] } | null = null;
   let read: { score: number; span: [number, number] } | null = null;
-  const reads: {
+  const reads: (BrandReading & {
     example: number;
     t: { text: string; quad: number[] };
     want: string;
     m: TextMatch;
-    span: [number, number];
-  }[] = [];
+  })[] = [];
   for (let example = 0; example < index.examples.length; example++)
     for (const t of index.examples[example].text) {
       const want = normaliseText(t.text).text;
       const m = matchText({ text: want }, { text: seen.slice(from, to) });
       if (!m) continue;
       const span: [number, number] = [from + m.seen[0], from + m.seen[1]];
-      reads.push({ example, t, want, m, span });
+      reads.push({ example, t, want, m, span, brand: index.examples[example].brand, score: m.score });
       if (!read || m.score > read.score) read = { score: m.score, span };
     }
-  for (const { example, t, want, m, span } of reads) {
+  for (const r of reads) {
+    const { example, t, want, m, span } = r;
     const ex = index.examples[example];
     // Words that read clearly better as another brand's words over the same characters are
     // that brand's: boards that share a word (INTER of IM INTER CLUB and INTER ACADEMY) read
     // in part must not place the brand that the rest of the words would not.
-    if (
-      outread(
-        { brand: ex.brand, score: m.score, span },
-        reads.map((r) => ({ brand: index.examples[r.example].brand, score: r.m.score, span: r.span })),
-      )
-    )
-      continue;
+    if (outread(r, reads)) continue;
     const quad = placeExample(
       { quad: t.quad, length: want.length, span: m.example },
       { quad: lineQuad, length: seen.length, span },
