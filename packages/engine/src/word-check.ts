@@ -30,6 +30,11 @@ import { matchText, MIN_MATCH, normaliseText, textAgreement } from './text-match
  * does a verdict hold once the place no longer looks as it did when it was read
  * ({@link SAME_LOOK}): an LED board shows another sponsor every few seconds, and a track that
  * followed the board through the change would otherwise keep its words' verdict for the next one.
+ * An LED board that changes to another sponsor in the same typeface on the same colours may still
+ * look as it did, so a rival verdict does not hold against the detector's own hit of the brand at
+ * the place: the words are read again, and a reading as the brand's own overturns it (on the real
+ * set at CRF 18, an INTER ACADEMY board at the Serie A clip's end, read as JOIN THE FAMILY half a
+ * second earlier; engine 0.38.0).
  */
 
 /** A verdict holds this long for hits of its brand at its place. */
@@ -322,18 +327,26 @@ export class WordCheck {
           appearance(frame, inFrame, v.look, false) >= SAME_LOOK,
       );
       let reading: Reading | undefined = known?.reading;
-      if (reading === undefined) {
-        reading = await this.read(frame, { ...h, quad: inFrame });
-        if (reading === 'rival' && this.rivalRead) this.rivalOf.set(h, this.rivalRead);
-        if (reading === 'own' || reading === 'rival')
-          this.memory.push({
-            brand: h.brand,
-            quad: h.quad,
-            screen: h.quad,
-            reading,
-            timeMs,
-            look: exampleFromFrame(frame, inFrame),
-          });
+      // The detector found the brand again where its words were read as a rival's: an LED board
+      // may show its words now. The words are read again, and only a reading as its own overturns
+      // the verdict (a blurred reading leaves it).
+      const again = reading === 'rival' && !h.followed;
+      if (reading === undefined || again) {
+        const fresh = await this.read(frame, { ...h, quad: inFrame });
+        if (!again || fresh === 'own') {
+          if (known) this.memory.splice(this.memory.indexOf(known), 1);
+          reading = fresh;
+          if (reading === 'rival' && this.rivalRead) this.rivalOf.set(h, this.rivalRead);
+          if (reading === 'own' || reading === 'rival')
+            this.memory.push({
+              brand: h.brand,
+              quad: h.quad,
+              screen: h.quad,
+              reading,
+              timeMs,
+              look: exampleFromFrame(frame, inFrame),
+            });
+        }
       }
       out.push(reading);
     }
