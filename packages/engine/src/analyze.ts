@@ -407,7 +407,9 @@ export async function followByWords(
  * frames (broadcast F1 0.517 -> 0.541). With `words`, a step back whose words read as another
  * brand's ends the follow (see {@link WordCheck.read}): once the camera's motion was
  * measured right in fast pans, follows went back further and some slid onto the next board's row
- * (on the real set, 4 fewer false detections for 1 true one). So do {@link BLANK_STEPS} steps in
+ * (on the real set, 4 fewer false detections for 1 true one). So does a step whose words read
+ * surely as words of no brand (`foreign`): an LED board that showed another sponsor before the
+ * brand's, one that the catalogue lacks (engine 0.38.0). So do {@link BLANK_STEPS} steps in
  * a row whose words read as no character at all, and those steps are dropped: a follow that slid
  * off a board onto the white edge of the pitch below it (a flat band that correlates with a
  * line of letters) had run back 3 s there (on the real set, 3 fewer false detections and no true
@@ -454,7 +456,7 @@ export async function followBack(
         ...first,
         quad: quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy)),
       });
-      if (read === 'rival') return;
+      if (read === 'rival' || read === 'foreign') return;
       blanks = read === 'blank' ? blanks + 1 : 0;
       if (blanks >= BLANK_STEPS) {
         // the follow slid off the words some steps ago: the blank steps before this one go too

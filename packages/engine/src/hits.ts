@@ -40,10 +40,11 @@ export interface FrameHit {
 /**
  * What a hit's words say about its brand: `own` when a line reads as its brand's words, `rival`
  * when a line reads as another brand's clearly better and none as its own, `blank` when every line
- * that could be read (tall enough, inside the frame) reads as no character at all, else `unsure`
- * (blurred or tiny words, or nothing in particular).
+ * that could be read (tall enough, inside the frame) reads as no character at all, `foreign` when
+ * a line reads surely as words of no brand in the catalogue and none as its own or a rival's,
+ * else `unsure` (blurred or tiny words, or nothing in particular).
  */
-export type Reading = 'own' | 'rival' | 'blank' | 'unsure';
+export type Reading = 'own' | 'rival' | 'blank' | 'foreign' | 'unsure';
 
 /** Tunables of the per-frame detector (defaults come from the benchmark). */
 export interface DetectorOptions {

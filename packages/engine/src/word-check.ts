@@ -71,6 +71,16 @@ const MARGIN = 0.25;
 const OWN_SURE = 0.75;
 /** A line read as a rival's words places the rival's logo (see `asRival`) when it agrees this well. */
 const RIVAL_SURE = 0.75;
+/**
+ * A line read at this mean character probability or more (PP-OCRv4's, see ocr.ts `recognize`)...
+ */
+const FOREIGN_SURE = 0.85;
+/**
+ * ...into this many characters or more, agreeing with no brand's words ({@link READS_AS}), reads
+ * as words of no brand in the catalogue (`foreign`). Shorter lines agree with a brand's words by
+ * chance too often to tell (unrelated words of 8-13 letters agree 0.25-0.44 with INTER ACADEMY).
+ */
+const FOREIGN_CHARS = 8;
 
 interface Line {
   brand: number;
@@ -357,7 +367,9 @@ export class WordCheck {
    * What the hit's words say (see {@link Reading}): `own` when a line reads as its own brand's,
    * `rival` when a line reads as another brand's clearly better than as its own and none reads as
    * its own, `blank` when every line that could be read reads as no character at all (a follow
-   * that slid off the words onto the pitch), else `unsure`. With `distinct`, only `own` or `unsure`:
+   * that slid off the words onto the pitch), `foreign` when neither and a line reads surely as
+   * words of no brand ({@link FOREIGN_CHARS}: an LED board that showed another sponsor, not in the
+   * catalogue), else `unsure`. With `distinct`, only `own` or `unsure`:
    * `own` when a line reads as its own brand's words clearly better than as any other's (a word
    * that two brands share, read alone, is no evidence of either).
    */
@@ -368,6 +380,7 @@ export class WordCheck {
     if (!lines) return 'unsure';
     let rival = false;
     let sure = false;
+    let foreign = false;
     // lines read as no character at all, and whether any line read as some
     let blank = 0;
     let letters = false;
@@ -383,7 +396,7 @@ export class WordCheck {
       if (Math.min(left, right) < MIN_LINE_HEIGHT) continue;
       const read = await readLine(frame, q);
       if (read === null) continue;
-      const seen = normaliseText(read).text;
+      const seen = normaliseText(read.text).text;
       if (seen.length === 0) blank++;
       else letters = true;
       if (seen.length < MIN_CHARS) continue;
@@ -396,8 +409,13 @@ export class WordCheck {
         if (!this.rivalRead || other > this.rivalRead.agreement)
           this.rivalRead = { line: q, seen, brand: whose, agreement: other };
       } else if (says === 'own') sure = true;
+      else if (read.confidence >= FOREIGN_SURE && seen.length >= FOREIGN_CHARS && other < READS_AS)
+        foreign = true;
     }
-    return rival ? 'rival' : sure ? 'own' : blank > 0 && !letters ? 'blank' : 'unsure';
+    if (rival) return 'rival';
+    if (sure) return 'own';
+    if (foreign) return 'foreign';
+    return blank > 0 && !letters ? 'blank' : 'unsure';
   }
 }
 
@@ -441,9 +459,10 @@ function linesInFrame(ex: WordExample, quad: Quad): (Quad | null)[] | null {
 /**
  * The text of one line of the frame (its quad in frame pixels). A line that runs off the frame
  * is read where it shows (a board in a pan, cut by the picture's edge): the words in view are
- * matched inside a brand's line (see `textAgreement`). Null where too little of it shows.
+ * matched inside a brand's line (see `textAgreement`), with the reading's mean character
+ * probability. Null where too little of it shows.
  */
-async function readLine(frame: GrayImage, line: Quad): Promise<string | null> {
+async function readLine(frame: GrayImage, line: Quad): Promise<{ text: string; confidence: number } | null> {
   let q = line;
   const beyond = (v: number, i: number) => v < -EDGE || v > (i % 2 === 0 ? frame.width : frame.height) + EDGE;
   if (q.some(beyond)) {
@@ -462,9 +481,8 @@ async function readLine(frame: GrayImage, line: Quad): Promise<string | null> {
   const top = Math.max(0, y0);
   const rgb = regionRgb(frame, left, top, Math.min(frame.width, x1) - left, Math.min(frame.height, y1) - top);
   if (!rgb) return null;
-  const r = await recognize(
+  return recognize(
     rgb,
     q.map((v, i) => v - (i % 2 === 0 ? left : top)),
   );
-  return r.text;
 }

@@ -295,6 +295,20 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     expect(await check.readings(await gray(7.5), [hit(1, at75)], 7500, [80, 0])).toEqual(['rival']);
   });
 
+  it('reads words of no brand in the catalogue, read surely, as foreign', async () => {
+    // the LED board of the test below at 12.5 s, showing JOIN THE FAMILY, with INTER ACADEMY's
+    // words where they would stand: a catalogue without JOIN THE FAMILY has nothing they read as
+    const at125 = [264.3, 89, 326.6, 81, 329.8, 103.6, 266.9, 111.5];
+    const g = await gray(12.5);
+    expect(await new WordCheck([line(0, 'INTER ACADEMY')]).read(g, hit(0, at125))).toBe('foreign');
+    // with it, they read as its words
+    const both = new WordCheck([line(0, 'INTER ACADEMY'), line(1, 'JOIN THE FAMILY')]);
+    expect(await both.read(g, hit(0, at125))).toBe('rival');
+    // the board at 13 s shows INTER ACADEMY: its own words
+    const at13 = at125.map((v, i) => (i % 2 === 0 ? v - 45 : v));
+    expect(await new WordCheck([line(0, 'INTER ACADEMY')]).read(await gray(13), hit(0, at13))).toBe('own');
+  });
+
   it("reads a place again where the detector finds the brand after its words read as a rival's", async () => {
     // At 12.5 s an LED board shows JOIN THE FAMILY; by 13 s the camera has panned 45 px left and
     // the board shows INTER ACADEMY (this quad: its line as PP-OCRv4 found it at 1280x720, scaled),
