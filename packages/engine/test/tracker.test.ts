@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameHit } from '../src/hits.ts';
+import type { FrameHit, Reading } from '../src/hits.ts';
 import {
   classifyPlacement,
   oneSample,
@@ -216,6 +216,21 @@ describe('oneSample', () => {
     expect(oneSample(seen(119_500), 60_000, 120_000, 250, 600_000)).toBe(true);
     // the video's length unknown: every edge of the span may be a chunk's
     expect(oneSample(seen(9750), 5000, 10_000, 250)).toBe(false);
+  });
+
+  it("keeps one at the video's own first or last sample whose words read as its brand's own", () => {
+    const read = (timeMs: number, words: Reading): Track => ({
+      brand: 0,
+      hits: [{ ...hit(at(200, 100)), timeMs, words }],
+    });
+    // a 10 s video: nothing after its last sample could have seen the logo again
+    expect(oneSample(read(9750, 'own'), 0, 10_000, 250, 10_000)).toBe(false);
+    expect(oneSample(read(0, 'own'), 0, 10_000, 250, 10_000)).toBe(false);
+    // inside the video it could: read or not, one sample is a chance fit
+    expect(oneSample(read(5000, 'own'), 0, 10_000, 250, 10_000)).toBe(true);
+    // at the end, words that said nothing of it leave it one too
+    expect(oneSample(read(9750, 'unsure'), 0, 10_000, 250, 10_000)).toBe(true);
+    expect(oneSample(read(9750, 'blank'), 0, 10_000, 250, 10_000)).toBe(true);
   });
 
   it("drops one at the video's own start or end, which no chunk goes on with", () => {
