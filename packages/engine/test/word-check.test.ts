@@ -295,34 +295,34 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     expect(await check.readings(await gray(7.5), [hit(1, at75)], 7500, [80, 0])).toEqual(['rival']);
   });
 
+  // At 12.5 s an LED board shows JOIN THE FAMILY; by 13 s the camera has panned 45 px left and the
+  // board shows INTER ACADEMY (this quad: its line as PP-OCRv4 found it at 1280x720, scaled), in
+  // the same typeface on the same blue, so the place still looks as it did (correlation over 0.5).
+  const ACADEMY_13 = [219.3, 89, 281.6, 81, 284.8, 103.6, 221.9, 111.5];
+  const ACADEMY_125 = ACADEMY_13.map((v, i) => (i % 2 === 0 ? v + 45 : v));
+
   it('reads words of no brand in the catalogue, read surely, as foreign', async () => {
-    // the LED board of the test below at 12.5 s, showing JOIN THE FAMILY, with INTER ACADEMY's
-    // words where they would stand: a catalogue without JOIN THE FAMILY has nothing they read as
-    const at125 = [264.3, 89, 326.6, 81, 329.8, 103.6, 266.9, 111.5];
+    // INTER ACADEMY's words where they would stand on the board at 12.5 s: a catalogue without
+    // JOIN THE FAMILY has nothing they read as
     const g = await gray(12.5);
-    expect(await new WordCheck([line(0, 'INTER ACADEMY')]).read(g, hit(0, at125))).toBe('foreign');
+    expect(await new WordCheck([line(0, 'INTER ACADEMY')]).read(g, hit(0, ACADEMY_125))).toBe('foreign');
     // with it, they read as its words
     const both = new WordCheck([line(0, 'INTER ACADEMY'), line(1, 'JOIN THE FAMILY')]);
-    expect(await both.read(g, hit(0, at125))).toBe('rival');
+    expect(await both.read(g, hit(0, ACADEMY_125))).toBe('rival');
     // the board at 13 s shows INTER ACADEMY: its own words
-    const at13 = at125.map((v, i) => (i % 2 === 0 ? v - 45 : v));
-    expect(await new WordCheck([line(0, 'INTER ACADEMY')]).read(await gray(13), hit(0, at13))).toBe('own');
+    const alone = new WordCheck([line(0, 'INTER ACADEMY')]);
+    expect(await alone.read(await gray(13), hit(0, ACADEMY_13))).toBe('own');
   });
 
   it("reads a place again where the detector finds the brand after its words read as a rival's", async () => {
-    // At 12.5 s an LED board shows JOIN THE FAMILY; by 13 s the camera has panned 45 px left and
-    // the board shows INTER ACADEMY (this quad: its line as PP-OCRv4 found it at 1280x720, scaled),
-    // in the same typeface on the same blue, so the place still looks as it did (correlation over
-    // 0.5). The rival verdict of 12.5 s held for the detector's INTER ACADEMY hit of 13 s, which was
-    // dropped: on the real set at CRF 18, 2 of the 3 INTER ACADEMY boards missed at 13 s.
+    // The rival verdict of 12.5 s held for the detector's INTER ACADEMY hit of 13 s, which was
+    // dropped: on the real set at CRF 18, one of the INTER ACADEMY boards missed at 13 s.
     const check = new WordCheck([line(0, 'INTER ACADEMY'), line(1, 'JOIN THE FAMILY')]);
-    const at13 = [219.3, 89, 281.6, 81, 284.8, 103.6, 221.9, 111.5];
-    const at125 = at13.map((v, i) => (i % 2 === 0 ? v + 45 : v));
-    expect(await check.readings(await gray(12.5), [hit(0, at125)], 12_500, [0, 0])).toEqual(['rival']);
-    expect(await check.readings(await gray(13), [hit(0, at13)], 13_000, [-45, 0])).toEqual(['own']);
+    expect(await check.readings(await gray(12.5), [hit(0, ACADEMY_125)], 12_500, [0, 0])).toEqual(['rival']);
+    expect(await check.readings(await gray(13), [hit(0, ACADEMY_13)], 13_000, [-45, 0])).toEqual(['own']);
     // and the place's verdict is now its own words', for the follows there too
     const read = vi.spyOn(check, 'read');
-    const followed = { ...hit(0, at13), followed: true };
+    const followed = { ...hit(0, ACADEMY_13), followed: true };
     expect(await check.readings(await gray(13), [followed], 13_000, [-45, 0])).toEqual(['own']);
     expect(read).not.toHaveBeenCalled();
   });

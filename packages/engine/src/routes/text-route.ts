@@ -82,7 +82,6 @@ function placeLine(
   to: number,
 ): { hit: FrameHit | null; span: [number, number] | null } {
   let best: { hit: FrameHit; span: [number, number] } | null = null;
-  let read: { score: number; span: [number, number] } | null = null;
   const reads: (BrandReading & {
     example: number;
     t: { text: string; quad: number[] };
@@ -96,7 +95,6 @@ function placeLine(
       if (!m) continue;
       const span: [number, number] = [from + m.seen[0], from + m.seen[1]];
       reads.push({ example, t, want, m, span, brand: index.examples[example].brand, score: m.score });
-      if (!read || m.score > read.score) read = { score: m.score, span };
     }
   for (const r of reads) {
     const { example, t, want, m, span } = r;
@@ -134,6 +132,8 @@ function placeLine(
     if (!best || score > best.hit.score)
       best = { hit: { brand: ex.brand, example, quad: q, inliers: 0, score, ncc }, span };
   }
+  // where nothing is placed, the characters that read best as some example's words
+  const read = reads.reduce<(typeof reads)[number] | null>((a, r) => (!a || r.score > a.score ? r : a), null);
   return best ?? { hit: null, span: read?.span ?? null };
 }
 
