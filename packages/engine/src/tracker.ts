@@ -62,25 +62,18 @@ export class Tracker {
     const sorted = [...hits].sort(
       (a, b) => Number(a.followed ?? false) - Number(b.followed ?? false) || b.score - a.score,
     );
+    // The detector's hits go to the open tracks of their brand that they continue best, the best
+    // pair first (see {@link assign}): taken hit by hit in score order, a board's hit took the
+    // track of the board beside it, which it also continued, though less well than that board's
+    // own hit. Then each follow in turn, to the best track left.
+    const linked = this.assign(
+      sorted.filter((h) => !h.followed),
+      taken,
+      cut,
+    );
     const placed: FrameHit[] = [];
     for (const h of sorted) {
-      let best: Track | null = null;
-      let bestScore = 0;
-      for (const t of this.open) {
-        if (t.brand !== h.brand || taken.has(t)) continue;
-        const lastHit = t.hits[t.hits.length - 1];
-        const last = lastHit.quad;
-        // Across a cut a track goes on only where its logo's pixels were followed from its last
-        // place, or where the detector found it at the same place on screen (an overlay).
-        if (cut && !h.followed && maxCornerDist(last, h.quad) > 2 * stillTolerance(last)) continue;
-        const s = cut
-          ? similarity(last, h.quad)
-          : Math.max(...expected(t, lastHit, this.cam).map((q) => similarity(q, h.quad)));
-        if (s > bestScore) {
-          bestScore = s;
-          best = t;
-        }
-      }
+      const best = h.followed ? (this.assign([h], taken, cut).get(h) ?? null) : (linked.get(h) ?? null);
       const timed: TimedHit = { ...h, timeMs, shot: this.shot, cam: [this.cam[0], this.cam[1]] };
       // The same logo found twice in one frame (a follow of its track and a fresh detection, which
       // the frame's suppression never compares) is one instance: the detection (or the better of
@@ -113,6 +106,38 @@ export class Tracker {
     }
     this.open = still;
     return started;
+  }
+
+  /**
+   * Pairs each hit of `hits` with the open track (of its brand, not in `taken`) that it continues,
+   * by how well it does (see {@link similarity}, against where the track's logo may be now, see
+   * {@link expected}): the best pair first, then the best of the rest, and so on.
+   */
+  private assign(hits: FrameHit[], taken: ReadonlySet<Track>, cut: boolean): Map<FrameHit, Track> {
+    const pairs: { h: FrameHit; t: Track; s: number }[] = [];
+    for (const h of hits)
+      for (const t of this.open) {
+        if (t.brand !== h.brand || taken.has(t)) continue;
+        const lastHit = t.hits[t.hits.length - 1];
+        const last = lastHit.quad;
+        // Across a cut a track goes on only where its logo's pixels were followed from its last
+        // place, or where the detector found it at the same place on screen (an overlay).
+        if (cut && !h.followed && maxCornerDist(last, h.quad) > 2 * stillTolerance(last)) continue;
+        const s = cut
+          ? similarity(last, h.quad)
+          : Math.max(...expected(t, lastHit, this.cam).map((q) => similarity(q, h.quad)));
+        if (s > 0) pairs.push({ h, t, s });
+      }
+    // best pair first; between equal pairs, the better hit (hits come sorted by score)
+    pairs.sort((a, b) => b.s - a.s || hits.indexOf(a.h) - hits.indexOf(b.h));
+    const out = new Map<FrameHit, Track>();
+    const used = new Set<Track>();
+    for (const { h, t } of pairs) {
+      if (out.has(h) || used.has(t)) continue;
+      out.set(h, t);
+      used.add(t);
+    }
+    return out;
   }
 
   /**

@@ -118,6 +118,33 @@ describe('Tracker across cuts and camera motion', () => {
     expect(boards).toContainEqual([460]);
   });
 
+  it("links each board's hit to its own track where a better hit of the brand's next board continues it too", () => {
+    const closed: Track[] = [];
+    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+    const pan = { dx: 50, dy: 0, cut: false, residual: 4 };
+    tracker.push(0, [hit(at(200, 300))]);
+    tracker.push(250, [hit(at(250, 300))], pan);
+    // the board where the camera carried it, and the brand's board just above it, come into view
+    // and found with a better score: near enough to continue the track too, but less well
+    tracker.push(
+      500,
+      [
+        { ...hit(at(300, 300)), score: 0.6 },
+        { ...hit(at(290, 245)), score: 0.9 },
+      ],
+      pan,
+    );
+    tracker.flush();
+    expect(closed.map((t) => t.hits.map((h) => h.quad.slice(0, 2)))).toEqual([
+      [
+        [200, 300],
+        [250, 300],
+        [300, 300],
+      ],
+      [[290, 245]],
+    ]);
+  });
+
   it('links an overlay where it stayed on screen, and a logo whose motion is not known yet at either place', () => {
     const closed: Track[] = [];
     const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
