@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeThumbs } from '../src/brand-index.ts';
-import { followBack, followByWords } from '../src/analyze.ts';
+import { follow as followTracks, followBack, followByWords } from '../src/analyze.ts';
+import type { Track } from '../src/tracker.ts';
 import type { GrayImage } from '../src/features.ts';
 import type { WordCheck } from '../src/word-check.ts';
 import { followInFrame, looksAsBefore } from '../src/follow.ts';
@@ -230,6 +231,43 @@ describe('carrying a wordmark where the camera took it, by its words', () => {
       [],
     );
     expect(asked).toEqual([]);
+  });
+});
+
+describe('following an open track from where the detector saw it best, while the camera stayed', () => {
+  // The detector found the logo best at `seen` (camera at 0); a follow carried the track since to
+  // `last`. Now the frame shows the logo at `seen` on screen alone: the track's logo, or another one
+  // that stands where the track's logo stood before a pan.
+  const seen = [420, 240, 552, 236, 556, 302, 422, 306];
+  const last = seen.map((v, i) => (i % 2 === 0 ? v + 200 : v));
+  const detected = {
+    brand: 0,
+    example: 0,
+    quad: seen,
+    inliers: 20,
+    score: 0.9,
+    ncc: 0.9,
+    timeMs: 0,
+    cam: [0, 0],
+  };
+  const track = (cam: [number, number]) => ({
+    brand: 0,
+    hits: [
+      detected,
+      { ...detected, quad: last, score: 0.85, followed: true, timeMs: 250, cam },
+    ] as Track['hits'],
+  });
+
+  it('finds the logo there where the camera stayed (the follow had slid off it)', async () => {
+    const f = await frame('best-still.png', seen);
+    const out = followTracks(f, [], [track([0, 0])], [ex], 1, 1, 12, [0, 0], []);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].hit.quad, seen)).toBeLessThanOrEqual(3);
+  });
+
+  it("does not look there once the camera has panned: the logo that stood there is not the track's", async () => {
+    const f = await frame('best-panned.png', seen);
+    expect(followTracks(f, [], [track([200, 0])], [ex], 1, 1, 12, [200, 0], [])).toEqual([]);
   });
 });
 
