@@ -312,6 +312,12 @@ function placementVotes(track: Track): { overlay: number; scene: number } {
   return { overlay, scene };
 }
 
+/** Whether the camera's votes say that a track's logo moves with the scene (see {@link placementVotes}). */
+export function movesWithScene(track: Track): boolean {
+  const { overlay, scene } = placementVotes(track);
+  return scene > overlay;
+}
+
 /**
  * A broadcast overlay (score bug, channel logo) stays fixed on screen while the camera moves and
  * across cuts; an in-scene logo (board, shirt, car) moves with the scene. So each pair of

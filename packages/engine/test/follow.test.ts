@@ -234,7 +234,7 @@ describe('carrying a wordmark where the camera took it, by its words', () => {
   });
 });
 
-describe('following an open track from where the detector saw it best, while the camera stayed', () => {
+describe('following an open track from where the detector saw it best', () => {
   // The detector found the logo best at `seen` (camera at 0); a follow carried the track since to
   // `last`. Now the frame shows the logo at `seen` on screen alone: the track's logo, or another one
   // that stands where the track's logo stood before a pan.
@@ -261,6 +261,23 @@ describe('following an open track from where the detector saw it best, while the
   it('finds the logo there where the camera stayed (the follow had slid off it)', async () => {
     const f = await frame('best-still.png', seen);
     const out = followTracks(f, [], [track([0, 0])], [ex], 1, 1, 12, [0, 0], []);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].hit.quad, seen)).toBeLessThanOrEqual(3);
+  });
+
+  it('still looks there for a logo that stays on screen while the camera pans (an overlay)', async () => {
+    const f = await frame('best-overlay.png', seen);
+    // found at the same place on screen while the camera moved 100 px, then followed off it
+    const overlay = {
+      brand: 0,
+      hits: [
+        detected,
+        { ...detected, score: 0.8, timeMs: 250, cam: [50, 0] },
+        { ...detected, score: 0.8, timeMs: 500, cam: [100, 0] },
+        { ...detected, quad: last, score: 0.75, followed: true, timeMs: 750, cam: [150, 0] },
+      ] as Track['hits'],
+    };
+    const out = followTracks(f, [], [overlay], [ex], 1, 1, 12, [200, 0], []);
     expect(out).toHaveLength(1);
     expect(maxCornerError(out[0].hit.quad, seen)).toBeLessThanOrEqual(3);
   });
