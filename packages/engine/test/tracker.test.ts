@@ -13,6 +13,12 @@ import {
 
 const hit = (quad: number[]): FrameHit => ({ brand: 0, example: 0, quad, inliers: 20, score: 0.8 });
 const at = (x: number, y: number) => [x, y, x + 100, y, x + 100, y + 40, x, y + 40];
+/** A tracker at 4 samples/s, the tracks it closes, and a pan of 50 px a sample. */
+const panning = () => {
+  const closed: Track[] = [];
+  const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
+  return { closed, tracker, pan: { dx: 50, dy: 0, cut: false, residual: 4 } };
+};
 
 describe('Tracker across cuts and camera motion', () => {
   it('ends a track at a cut, so the next shot starts its own', () => {
@@ -100,9 +106,7 @@ describe('Tracker across cuts and camera motion', () => {
   });
 
   it('after a gap in a pan, links a board where the camera carried it, not another board where it was', () => {
-    const closed: Track[] = [];
-    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
-    const pan = { dx: 50, dy: 0, cut: false, residual: 4 };
+    const { closed, tracker, pan } = panning();
     // a board found in two samples, moving with the camera's pan of 50 px a sample...
     tracker.push(0, [hit(at(400, 100))]);
     tracker.push(250, [hit(at(450, 100))], pan);
@@ -119,9 +123,7 @@ describe('Tracker across cuts and camera motion', () => {
   });
 
   it("links each board's hit to its own track where a better hit of the brand's next board continues it too", () => {
-    const closed: Track[] = [];
-    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
-    const pan = { dx: 50, dy: 0, cut: false, residual: 4 };
+    const { closed, tracker, pan } = panning();
     tracker.push(0, [hit(at(200, 300))]);
     tracker.push(250, [hit(at(250, 300))], pan);
     // the board where the camera carried it, and the brand's board just above it, come into view
@@ -146,9 +148,7 @@ describe('Tracker across cuts and camera motion', () => {
   });
 
   it('links an overlay where it stayed on screen, and a logo whose motion is not known yet at either place', () => {
-    const closed: Track[] = [];
-    const tracker = new Tracker({ stepMs: 250, maxGap: 3 }, (t) => closed.push(t));
-    const pan = { dx: 50, dy: 0, cut: false, residual: 4 };
+    const { closed, tracker, pan } = panning();
     tracker.push(0, [hit(at(40, 600))]);
     tracker.push(250, [hit(at(40, 600))], pan);
     // a logo seen once, then again where the camera carried it after a gap
