@@ -83,10 +83,12 @@ export interface AnalyzeVideoOptions {
 export const DEFAULT_SAMPLE_FPS = 4;
 export const DEFAULT_ANALYSIS_HEIGHT = 720;
 /**
- * Tracks below this confidence are not reported. 0.35 until 0.39.0: over the real set's five runs
- * the only tracks under 0.4 were two false INTER ACADEMY tracks (0.371 and 0.373: a keypoint fit
- * scoring 0.40 whose words read as nothing in particular, on another board), and one false photo
- * detection; the generated set's table stayed line for line the same.
+ * Tracks (and an image's detections) below this confidence are not reported. 0.35 until 0.39.0:
+ * over the real set's five runs the only tracks under 0.4 were two false INTER ACADEMY tracks
+ * (0.371 and 0.373: a keypoint fit scoring 0.40 whose words read as nothing in particular, on
+ * another board), and one false photo detection; the generated set's table stayed line for line
+ * the same. The held-out way's photos lost one true Adidas detection with the brand's own file as
+ * its example, and one false one with crops and with files (bench/engine/RESULTS.md).
  */
 export const MIN_CONFIDENCE = 0.4;
 /** A track is followed by its pixels alone for at most this long, forwards and back. */
