@@ -6,7 +6,15 @@ import { followCorrelation, followInFrame, looksAsBefore } from './follow.ts';
 import { correlate, type ThumbExample } from './appearance.ts';
 import { DEFAULT_DETECTOR, plausible, SAME_INSTANCE, type DetectorOptions, type FrameHit } from './hits.ts';
 import { hitLogo } from './content.ts';
-import { clipToFrame, exampleToFrame, isConvexClockwise, maxCornerDist, quadIoU, sides } from './geometry.ts';
+import {
+  clipToFrame,
+  exampleToFrame,
+  isConvexClockwise,
+  maxCornerDist,
+  quadCenter,
+  quadIoU,
+  sides,
+} from './geometry.ts';
 import { loadGray } from './image-io.ts';
 import { estimateMotion, motionThumb, type FrameMotion, type MotionThumb } from './motion.ts';
 import {
@@ -294,6 +302,17 @@ function cameraMoved(a: readonly [number, number], b: readonly [number, number])
   return Math.hypot(b[0] - a[0], b[1] - a[1]);
 }
 
+/**
+ * Whether a follow from `was` to `quad` moved off both where it was and where the camera's motion
+ * `moved` (input pixels since) took it, by more than a quarter of its longer side.
+ */
+function drifted(was: number[], quad: number[], moved: [number, number]): boolean {
+  const [ax, ay] = quadCenter(was);
+  const [bx, by] = quadCenter(quad);
+  const off = Math.min(Math.hypot(bx - ax, by - ay), Math.hypot(bx - ax - moved[0], by - ay - moved[1]));
+  return off > Math.max(...sides(was)) / 4;
+}
+
 /** A hit moved by (dx, dy) input pixels. */
 function shifted<H extends FrameHit>(h: H, [dx, dy]: [number, number]): H {
   return { ...h, quad: h.quad.map((v, i) => v + (i % 2 === 0 ? dx : dy)) };
@@ -369,6 +388,17 @@ export function follow(
       // Across a cut a logo is followed only where it was (no search): what continues a shot
       // change in place is an overlay, or a logo whose pixels are still there.
       const g = followHit(frame, from, t, thumbs, sx, sy, found.length >= 2 && !cut);
+      // A follow goes where the logo went: where it was, or where the camera's motion took it
+      // since. One that slid off both by more than a quarter of the logo's size has found
+      // something alike beside it (on the real set at CRF 19, an IM INTER CLUB track slid 35 px
+      // along its board, and was scored there).
+      if (
+        g &&
+        camera &&
+        from.cam &&
+        drifted(from.quad, g.quad, [camera[0] - from.cam[0], camera[1] - from.cam[1]])
+      )
+        continue;
       if (g && (!f || g.ncc > f.ncc)) f = g;
     }
     if (!f) continue;

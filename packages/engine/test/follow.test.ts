@@ -313,3 +313,36 @@ describe.skipIf(!(await exists(SERIEA_CLIP)))('a follow looks as its track did a
     expect(looksAsBefore(g725, at725, g75, moved(at725, 5, 0))).toBe(false);
   });
 });
+
+describe('a follow goes where its logo went', () => {
+  // The detector saw the logo twice at `was` (camera at 0); now the frame shows it 32 px right,
+  // within a follow's reach and more than a quarter of its width (100 px) away.
+  const was = [420, 240, 520, 237, 523, 287, 422, 290];
+  const shift = 32;
+  const now = was.map((v, i) => (i % 2 === 0 ? v + shift : v));
+  const seen = { brand: 0, example: 0, quad: was, inliers: 20, score: 0.8, ncc: 0.9, cam: [0, 0] };
+  const track = {
+    brand: 0,
+    hits: [
+      { ...seen, timeMs: 0 },
+      { ...seen, timeMs: 250 },
+    ] as Track['hits'],
+  };
+
+  it('follows it there when the camera moved the scene that far', async () => {
+    const f = await frame('went-pan.png', now);
+    const out = followTracks(f, [], [track], [ex], 1, 1, 12, [shift, 0], []);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].hit.quad, now)).toBeLessThanOrEqual(3);
+  });
+
+  it('not when the camera stayed: what it found beside its place is something alike', async () => {
+    expect(followTracks(await frame('went-still.png', now), [], [track], [ex], 1, 1, 12, [0, 0], [])).toEqual(
+      [],
+    );
+    // where it stayed, it is followed in place
+    const out = followTracks(await frame('stayed.png', was), [], [track], [ex], 1, 1, 12, [0, 0], []);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].hit.quad, was)).toBeLessThanOrEqual(3);
+  });
+});
