@@ -337,7 +337,9 @@ function unfollowed(t: Track, hits: FrameHit[], maxFollow: number): TimedHit | n
  * correlate nearly as well as the detector's hits did (see {@link followCorrelation}), and look as
  * the track did in the frame before (see {@link looksAsBefore}): over the real set's five runs
  * (bench/engine/RESULTS.md) that took off 25 of 102 false detections for 7 true ones alone, and
- * with the tracker's linking by the camera's motion, 51 for 2 more true ones.
+ * with the tracker's linking by the camera's motion, 51 for 2 more true ones. It must not slide
+ * off both where the logo was and where the camera's motion took it (see {@link drifted}): over
+ * the five runs that took off the last false track and 3 false detections, for 1 true one.
  *
  * (Starting forward follows also where the camera carried the logo found 4 more true boards on
  * the real set but made 7 more false detections, as a board's follow slid along the repeated
