@@ -17,10 +17,11 @@ const orbRuntimes = new WeakMap<object, Cv>();
  *
  * Two builds are loaded. OpenCV 4.5.2 (`@techstark/opencv-js` 4.5.2) does everything but ORB.
  * ORB runs on OpenCV 5.0 (the same package at 5.0.0-release.1, installed as `opencv-js-5`): its
- * keypoints and descriptors are the same to the bit (tested in features.test.ts), and it computes
- * them in about 60 % of the time, the largest part of a detector thread's work. 5.0 is not used
- * for the rest: its `findHomography` differs from 4.5.2's in the sixth digit, and downstream the
- * real set's detections moved (session 36: 155 / 16 true / false against 164 / 6 at CRF 18).
+ * keypoints and descriptors are the same to the bit (tested in features.test.ts), computed in
+ * three quarters of the time (51 against 67.5 ms for a 1280x720 frame; ORB is the largest single
+ * part of a detector thread's work), for about 70 MB more memory per thread. 5.0 is not used for
+ * the rest: its `findHomography` differs from 4.5.2's in the sixth digit, and downstream the real
+ * set's detections moved (session 36: 155 / 16 true / false against 164 / 6 at CRF 18).
  */
 export function getCv(): Promise<Cv> {
   if (!loading) {
