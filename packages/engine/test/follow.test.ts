@@ -141,6 +141,39 @@ describe('following a new track back in time', () => {
     expect(t.hits.map((h) => h.timeMs)).toEqual([250]);
   });
 
+  it("where the pixels do not correlate in a pan, steps back where the camera's motion puts it if its words read as its own", async () => {
+    // the frame before shows nothing the example correlates with (as a board blurred by a pan)
+    const blurred = await frame('pan-blurred.png', null);
+    const asked: { quad: number[]; distinct?: boolean }[] = [];
+    const words = (verdict: Reading) =>
+      ({
+        hasWords: () => true,
+        read: async (_f: GrayImage, h: { quad: number[] }, distinct?: boolean) => {
+          asked.push({ quad: h.quad, distinct });
+          return verdict;
+        },
+      }) as unknown as WordCheck;
+    const recent = [{ timeMs: 0, frame: blurred, into: [0, 0] as [number, number] }];
+    const t = track();
+    await followBack(t, recent, [pan, 0], [], [ex], 1, 1, words('own'));
+    expect(t.hits.map((h) => h.timeMs)).toEqual([0, 250]);
+    expect(maxCornerError(t.hits[0].quad, before)).toBeLessThanOrEqual(0.001);
+    expect(t.hits[0]).toMatchObject({ followed: true, inliers: 0 });
+    // read once, as the forward carry reads: its own brand's words and no other's
+    expect(asked).toEqual([{ quad: before, distinct: true }]);
+    for (const verdict of ['unsure', 'blank', 'rival'] as const) {
+      const kept = track();
+      await followBack(kept, recent, [pan, 0], [], [ex], 1, 1, words(verdict));
+      expect(kept.hits.map((h) => h.timeMs)).toEqual([250]);
+    }
+    // where the camera stood still the words are not asked: nothing moved the logo off its place
+    asked.length = 0;
+    const still = track();
+    await followBack(still, recent, [0, 0], [], [ex], 1, 1, words('own'));
+    expect(still.hits.map((h) => h.timeMs)).toEqual([250]);
+    expect(asked).toEqual([]);
+  });
+
   it('stops where the words read as nothing at two steps back in a row, and drops both', async () => {
     // the logo stands still at its place in three earlier samples
     const still = await frame('still.png', now);
