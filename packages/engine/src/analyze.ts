@@ -445,7 +445,7 @@ export async function followByWords(
   const out: FrameHit[] = [];
   for (const t of open) {
     const last = unfollowed(t, hits, maxFollow);
-    if (!last || !words.hasWords(last.example)) continue;
+    if (!last) continue;
     // the scene's shift since the track was last seen, which may be samples ago
     const moved = shifted(last, [camera[0] - (last.cam?.[0] ?? 0), camera[1] - (last.cam?.[1] ?? 0)]);
     const f = await carriedByWords(frame, moved, thumbs, words, sx, sy);

@@ -45,6 +45,20 @@ async function frame(name: string, quad: number[] | null) {
 const follow = (f: Awaited<ReturnType<typeof frame>>, q: number[], search = true) =>
   followInFrame(f, q, ex, DEFAULT_DETECTOR.minCorrelation, DEFAULT_DETECTOR.maxChroma, search);
 
+/**
+ * A words check whose verdict on every place is `verdict` (its reading is tested in
+ * word-check.test.ts); example 0 has words. Each place asked is noted in `asked`.
+ */
+function wordsReading(verdict: Reading, asked: { quad: number[]; distinct?: boolean }[] = []): WordCheck {
+  return {
+    hasWords: (example: number) => example === 0,
+    read: async (_f: GrayImage, h: { quad: number[] }, distinct?: boolean) => {
+      asked.push({ quad: h.quad, distinct });
+      return verdict;
+    },
+  } as unknown as WordCheck;
+}
+
 describe('followInFrame', () => {
   // a small logo (about 130 x 64 px) that moved right by a sixth of its width since the last sample
   const now = [420, 240, 552, 236, 556, 302, 422, 306];
@@ -145,14 +159,7 @@ describe('following a new track back in time', () => {
     // the frame before shows nothing the example correlates with (as a board blurred by a pan)
     const blurred = await frame('pan-blurred.png', null);
     const asked: { quad: number[]; distinct?: boolean }[] = [];
-    const words = (verdict: Reading) =>
-      ({
-        hasWords: () => true,
-        read: async (_f: GrayImage, h: { quad: number[] }, distinct?: boolean) => {
-          asked.push({ quad: h.quad, distinct });
-          return verdict;
-        },
-      }) as unknown as WordCheck;
+    const words = (verdict: Reading) => wordsReading(verdict, asked);
     const recent = [{ timeMs: 0, frame: blurred, into: [0, 0] as [number, number] }];
     const t = track();
     await followBack(t, recent, [pan, 0], [], [ex], 1, 1, words('own'));
@@ -216,14 +223,7 @@ describe('carrying a wordmark where the camera took it, by its words', () => {
       ...Array.from({ length: followed }, (_, i) => ({ ...last, timeMs: 250 * (i + 1), followed: true })),
     ],
   });
-  const words = (verdict: Reading, asked: { quad: number[]; distinct?: boolean }[] = []) =>
-    ({
-      hasWords: (example: number) => example === 0,
-      read: async (_f: GrayImage, h: { quad: number[] }, distinct?: boolean) => {
-        asked.push({ quad: h.quad, distinct });
-        return verdict;
-      },
-    }) as unknown as WordCheck;
+  const words = wordsReading;
 
   it('carries it there when its words read there as its own brand, and only as its', async () => {
     const f = await frame('pan-words.png', now);
