@@ -110,10 +110,12 @@ if (videoScale !== 1 || videoSize) {
     const file = join(ROOT, '.bench-out/engine/encodes', `${s.id}-${W}x${H}-${key}.mp4`);
     if (!existsSync(file)) {
       await mkdir(dirname(file), { recursive: true });
+      // each run writes its own part file (two runs may encode at once), then renames it whole
+      const part = `${file}.${process.pid}.part.mp4`;
       await promisify(execFile)('ffmpeg', [
-        ...['-v', 'error', '-y', '-i', sourcePath.get(s.id)!, '-an', ...encode, `${file}.part.mp4`],
+        ...['-v', 'error', '-y', '-i', sourcePath.get(s.id)!, '-an', ...encode, part],
       ]);
-      await rename(`${file}.part.mp4`, file);
+      await rename(part, file);
     }
     sourcePath.set(s.id, file);
     for (const f of truth.frames.filter((x) => x.source === s.id)) {
