@@ -32,6 +32,7 @@ import {
   type Track,
 } from './tracker.ts';
 import { probeVideo, streamFrames } from './video.ts';
+import { twinHits } from './twins.ts';
 import { WordCheck } from './word-check.ts';
 
 /** One brand instance over a time span. */
@@ -209,6 +210,13 @@ export async function analyzeVideo(
             maxFollow,
           )),
         );
+    }
+    if (detector.twins) {
+      // a board that the detector found in this frame, its twin beside it by the board's own
+      // pixels (see twinHits); not from a follow, which may have stayed on an LED board that
+      // changed sponsor
+      const twins = twinHits(res.frame, hits, thumbs, sx, sy, followed);
+      followed.push(...(words ? await words.check(res.frame, twins, f.timeMs, shift, [sx, sy]) : twins));
     }
     const started = tracker.push(f.timeMs, [...hits, ...followed], motion);
     // the scene's shift into this frame, which following back undoes

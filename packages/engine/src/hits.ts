@@ -107,6 +107,11 @@ export interface DetectorOptions {
    * another brand's words (see word-check.ts; runs on the tracking thread, not in the routes)
    */
   wordCheck: boolean;
+  /**
+   * look for a found board's twin beside it by the board's own pixels (see twins.ts; runs on the
+   * tracking thread)
+   */
+  twins: boolean;
   /** also look for two-tone marks by their outline (see routes/shape-route.ts) */
   shapeRoute: boolean;
   /**
@@ -148,6 +153,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   textPhase: 0,
   textSide: 640,
   wordCheck: true,
+  twins: true,
   shapeRoute: true,
   shapeEvery: 0,
   learnedRoute: false,
