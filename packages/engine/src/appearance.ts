@@ -90,7 +90,8 @@ export function correlate(frame: GrayImage, H: ArrayLike<number>, ex: ThumbExamp
 /**
  * Photometric refinement: moves each corner by shrinking steps while the correlation with the
  * example improves. Feature positions are only as precise as their pyramid level; the pixels
- * pin the outline down to about a pixel.
+ * pin the outline down to about a pixel. With `translateFirst`, whole-quad shifts come first;
+ * where they leave the correlation under `shiftsReach`, the corners are not tried.
  */
 export function polishCorners(
   frame: GrayImage,
@@ -99,6 +100,7 @@ export function polishCorners(
   ncc0: number,
   startDiv: number,
   translateFirst = false,
+  shiftsReach = -Infinity,
 ): { quad: Quad; ncc: number } {
   const score = (t: Quad) => correlate(frame, exampleToFrame(t, ex.width, ex.height), ex);
   const size = Math.max(...sides(quad));
@@ -128,6 +130,8 @@ export function polishCorners(
       }
     }
   }
+  // the corners move a correlation by a few hundredths: short of this after the shifts, no use
+  if (best < shiftsReach) return { quad: q, ncc: best };
   const fit = descendCorners(q, best, score, {
     from: Math.max(1, size / startDiv),
     to: 0.25,

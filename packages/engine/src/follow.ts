@@ -21,7 +21,7 @@ import type { Track } from './tracker.ts';
  * that moved by a sixth of its size since the last sample correlates with nothing there. Without
  * it (a track of a single hit, which is more often a chance fit than a logo) a follow must start
  * near the logo: searching around single hits too found no more logos on the benchmark and made
- * false ones (4 more false logo-frames on seed 1).
+ * false ones (4 more false logo-frames on seed 1). `shiftsReach`: see `polishCorners`.
  */
 export function followInFrame(
   frame: GrayImage,
@@ -30,10 +30,11 @@ export function followInFrame(
   minCorrelation: number,
   maxChroma: number,
   search: boolean,
+  shiftsReach = -Infinity,
 ): { quad: Quad; ncc: number } | null {
   const ncc0 = correlate(frame, exampleToFrame(quad, ex.width, ex.height), ex);
   if (ncc0 < 0.2 && !search) return null;
-  const p = polishCorners(frame, quad, ex, ncc0, 40, true);
+  const p = polishCorners(frame, quad, ex, ncc0, 40, true, shiftsReach);
   if (p.ncc < minCorrelation || !isConvexClockwise(p.quad) || !plausible(p.quad, ex, frame)) return null;
   // The colours must still agree, as for a hit found by keypoints: a flat icon's outline can
   // correlate with the texture it leaves behind (grass where a pink icon was).

@@ -1,7 +1,14 @@
 import { correlate, exampleFromFrame, type ThumbExample } from './appearance.ts';
 import type { GrayImage } from './features.ts';
 import { FOLLOW_DROP, followInFrame } from './follow.ts';
-import { exampleToFrame, maxCornerDist, quadIoU, sides, type Quad } from './geometry.ts';
+import {
+  exampleToFrame,
+  maxCornerDist,
+  quadIoU,
+  quadOverlapOfSmaller,
+  sides,
+  type Quad,
+} from './geometry.ts';
 import { DEFAULT_DETECTOR, SAME_INSTANCE, type FrameHit } from './hits.ts';
 
 /**
@@ -14,9 +21,11 @@ const TWIN_LOOK = 0.7;
  * Where the board beside may start, up or down by these shares of the board's height: the quad of
  * a logo whose example is an upright crop stays upright on a board row that slopes.
  */
-const SLOPES = [0, -0.5, -0.375, -0.25, -0.125, 0.125, 0.25, 0.375, 0.5];
+const SLOPES = [-0.5, -0.375, -0.25, -0.125, 0.125, 0.25, 0.375, 0.5];
 /** ... and along the row by these shares of its width (a gap between boards, or none). */
-const NUDGES = [0, -0.125, 0.125];
+const NUDGES = [-0.125, 0.125];
+/** Correlation with the board's pixels at the best start for the corner polish to be tried. */
+const START_LOOK = 0.5;
 
 /**
  * How far a twin's corners may lie from its neighbour's, both taken about their centres, as a
@@ -63,21 +72,43 @@ export function twinHits(
       let q = q0;
       for (let k = 0; k < MAX_CHAIN; k++) {
         // the row may slope across the frame, and boards stand a little apart: the start beside
-        // it that correlates best
-        const [top, , bottom] = sides(q);
-        const w = (top + bottom) / 2;
-        const h = (sides(q)[1] + sides(q)[3]) / 2;
+        // it that correlates best, up or down first, then along the row
+        const [top, right, bottom, left] = sides(q);
         const base = beside(q, side);
-        let next = base;
-        let best = -Infinity;
-        for (const dx of NUDGES)
-          for (const dy of SLOPES) {
-            const c = base.map((v, i) => v + (i % 2 === 0 ? dx * w : dy * h));
-            const v = correlate(frame, exampleToFrame(c, look.width, look.height), look);
-            if (v > best) [best, next] = [v, c];
-          }
+        // mostly outside the frame: no hit could be placed there (see plausible)
+        if (
+          quadOverlapOfSmaller([0, 0, frame.width, 0, frame.width, frame.height, 0, frame.height], base) < 0.6
+        )
+          break;
+        const at = (dx: number, dy: number) => {
+          const c = base.map(
+            (v, i) => v + (i % 2 === 0 ? (dx * (top + bottom)) / 2 : (dy * (left + right)) / 2),
+          );
+          return { c, v: correlate(frame, exampleToFrame(c, look.width, look.height), look) };
+        };
+        let start = at(0, 0);
+        let slope = 0;
+        for (const dy of SLOPES) {
+          const t = at(0, dy);
+          if (t.v > start.v) [start, slope] = [t, dy];
+        }
+        for (const dx of NUDGES) {
+          const t = at(dx, slope);
+          if (t.v > start.v) start = t;
+        }
+        // nothing like the board there: no polish (it costs a hundred correlations)
+        if (start.v < START_LOOK) break;
+        const next = start.c;
         if (taken(seed, toInput(next))) break;
-        const f = followInFrame(frame, next, look, TWIN_LOOK, DEFAULT_DETECTOR.maxChroma, false);
+        const f = followInFrame(
+          frame,
+          next,
+          look,
+          TWIN_LOOK,
+          DEFAULT_DETECTOR.maxChroma,
+          false,
+          TWIN_LOOK - 0.1,
+        );
         // it must stay beside the board it came from (not slide back over it or away)
         if (!f || maxCornerDist(f.quad, next) > Math.max(...sides(next)) / 4) break;
         // a twin is a copy: the same size and shape as the board beside it, up to perspective
