@@ -6,9 +6,11 @@
  * The earlier version is checked out as a git worktree under `.bench-out/versus/` (it resolves
  * the same node_modules). Each version builds its own indexes of the same catalogue logos (the
  * benchmark's seed 1 catalogue), then every measurement runs in its own process
- * (throughput-worker.ts of that version's tree), alternating base and current so that a change
- * of load on the machine hits both alike. Prints x real time, CPU seconds per video second and
- * peak RSS for each, and the ratios.
+ * (this tree's throughput-worker.ts, copied into the base's, so that both are measured alike),
+ * alternating base and current so that a change of load on the machine hits both alike. Prints x
+ * real time, CPU seconds per video second, peak RSS and the start-up time (until the first frame
+ * is through: the detector threads load OpenCV, the ONNX models and the index) for each, and the
+ * ratios.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -75,13 +77,28 @@ for (const v of versions) {
   const dir = join(OUT, `indexes-${v === versions[0] ? 'base' : 'current'}`);
   const list = join(dir, 'list.json');
   const target = join(v.tree, 'bench/engine/index-worker.ts');
-  if (v.tree !== ROOT) await run('cp', [join(ROOT, 'bench/engine/index-worker.ts'), target]);
+  if (v.tree !== ROOT) {
+    await run('cp', [join(ROOT, 'bench/engine/index-worker.ts'), target]);
+    // the same measurement in both (this one reports the start-up time too)
+    await run('cp', [
+      join(ROOT, 'bench/engine/throughput-worker.ts'),
+      join(v.tree, 'bench/engine/throughput-worker.ts'),
+    ]);
+  }
   const r = await child(v.tree, 'bench/engine/index-worker.ts', [logos, dir]);
   console.error(`${v.name}: ${most} brands indexed, ${r.msPerBrand.toFixed(0)} ms per brand`);
   Object.assign(v, { list, msPerBrand: r.msPerBrand });
 }
 
-type Row = { version: string; brands: number; xrt: number; cpuPerS: number; rss: number };
+type Row = {
+  version: string;
+  brands: number;
+  xrt: number;
+  cpuPerS: number;
+  rss: number;
+  startup: number;
+  duration: number;
+};
 const rows: Row[] = [];
 for (let round = 0; round < Number(args.rounds); round++) {
   for (const n of counts) {
@@ -97,25 +114,31 @@ for (let round = 0; round < Number(args.rounds); round++) {
         xrt: r.duration / r.wall,
         cpuPerS: r.cpu / r.duration,
         rss: r.maxRssMb,
+        startup: r.startup,
+        duration: r.duration,
       });
       console.error(`  ${v.name}, ${n} brands: ${(r.duration / r.wall).toFixed(2)}x real time`);
     }
   }
 }
 
+/** x real time once the detector threads are up: the video's length over the wall time after. */
+const afterStartup = (r: Row) => r.duration / (r.duration / r.xrt - r.startup);
 const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
 console.log(
   `Throughput side by side (${args.seconds} s of 720p broadcast, 4 samples/s, ${Number(args.rounds)} round(s)):`,
 );
 console.log('');
-console.log('| brands | version | x real time | CPU s per video s | peak RSS MB |');
-console.log('|---|---|---|---|---|');
+console.log(
+  '| brands | version | x real time | CPU s per video s | peak RSS MB | start-up s | x real time after start-up |',
+);
+console.log('|---|---|---|---|---|---|---|');
 const at = (name: string, n: number) => rows.filter((r) => r.version === name && r.brands === n);
 for (const n of counts)
   for (const v of versions) {
     const r = at(v.name, n);
     console.log(
-      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} |`,
+      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} |`,
     );
   }
 console.log('');
