@@ -5,6 +5,7 @@ import {
   exampleToFrame,
   maxCornerDist,
   quadIoU,
+  quadCenter,
   quadOverlapOfSmaller,
   sides,
   type Quad,
@@ -152,8 +153,8 @@ export function beside(q: Quad, side: 1 | -1): Quad {
 
 /** Whether `a` has about the shape and size of `b` (see {@link SHAPE_TOLERANCE}). */
 function sameShape(a: Quad, b: Quad): boolean {
-  const mid = (q: Quad, k: number) => (q[k] + q[k + 2] + q[k + 4] + q[k + 6]) / 4;
-  const [dx, dy] = [mid(b, 0) - mid(a, 0), mid(b, 1) - mid(a, 1)];
+  const [ca, cb] = [quadCenter(a), quadCenter(b)];
+  const [dx, dy] = [cb[0] - ca[0], cb[1] - ca[1]];
   const moved = a.map((v, i) => v + (i % 2 === 0 ? dx : dy));
   return maxCornerDist(moved, b) <= SHAPE_TOLERANCE * Math.max(...sides(b));
 }
