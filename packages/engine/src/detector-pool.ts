@@ -116,9 +116,16 @@ export class DetectorPool {
     }
   }
 
+  /**
+   * Ends the worker threads. Each is asked to end itself once its frames in flight are done
+   * (see detect-worker.ts): `Worker.terminate()` while a thread runs an onnxruntime-node model
+   * (the text route's reading) aborts the whole process, with "terminate called after throwing
+   * an instance of 'Napi::Error'". A thread that has not ended after {@link CLOSE_GRACE_MS} is
+   * terminated all the same.
+   */
   async close(): Promise<void> {
     this.failAll(new Error('detector pool closed'));
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.workers.map((w) => endWorker(w)));
   }
 
   private failAll(err: Error): void {
@@ -126,6 +133,27 @@ export class DetectorPool {
     this.pending.clear();
     this.queue.length = 0;
   }
+}
+
+/** ms that a worker thread asked to end is given to end itself (a frame takes well under a second). */
+export const CLOSE_GRACE_MS = 30_000;
+
+/** Asks a worker thread to end once nothing of it runs, and resolves when it has ended. */
+function endWorker(w: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    // threadId is -1 once the thread has ended
+    if (w.threadId < 0) return resolve();
+    const timer = setTimeout(() => void w.terminate().then(() => resolve()), CLOSE_GRACE_MS);
+    w.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      w.postMessage({ type: 'close' });
+    } catch {
+      // the thread has ended already ('exit' follows)
+    }
+  });
 }
 
 /** The frame, or a copy of it when its planes share a buffer with other data (a pooled Buffer). */
