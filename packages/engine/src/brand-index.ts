@@ -139,7 +139,7 @@ const THUMB = 64;
  */
 export async function buildBrandIndex(
   brand: { id: string | number; name: string; examples: BrandExampleInput[] },
-  opts: { onProgress?: (done: number, total: number) => void } = {},
+  opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<BrandIndex> {
   const cv = await getCv();
   const hash = createHash('sha256').update(INDEX_FORMAT);
@@ -148,6 +148,7 @@ export async function buildBrandIndex(
   const total = brand.examples.length;
   opts.onProgress?.(0, total);
   for (const [i, example] of brand.examples.entries()) {
+    opts.signal?.throwIfAborted();
     hash.update(String(example.id)).update(await readFile(example.file));
     let logo;
     try {

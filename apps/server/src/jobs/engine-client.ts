@@ -39,9 +39,19 @@ type Result<T extends EngineTask> = T extends { kind: 'index' }
 export class EngineTimeoutError extends Error {}
 
 /**
+ * ms that an engine thread asked to stop is given to stop by itself before it is terminated (a
+ * step of any task, a frame or an example, takes well under a second).
+ */
+export const STOP_GRACE_MS = 30_000;
+
+/**
  * Runs an engine task on its own thread; progress (0..1) is reported as it comes. Aborting the
- * signal ends the thread and rejects with the signal's reason; with `timeLimitMs` the thread is
- * stopped after that long and the promise rejects with {@link EngineTimeoutError}.
+ * signal rejects with the signal's reason and stops the thread; with `timeLimitMs` the thread is
+ * stopped after that long and the promise rejects with {@link EngineTimeoutError}. A thread that
+ * is stopped while its task runs is asked to stop, and ends itself at the task's next step; it is
+ * terminated from outside only if it has not ended after {@link STOP_GRACE_MS}: terminating a
+ * thread while onnxruntime-node runs a model in it aborts the whole process ("terminate called
+ * after throwing an instance of 'Napi::Error'").
  */
 export function runEngineTask<T extends EngineTask>(
   task: T,
@@ -57,18 +67,24 @@ export function runEngineTask<T extends EngineTask>(
       timeLimitMs === undefined
         ? undefined
         : setTimeout(
-            () => finish(() => reject(new EngineTimeoutError(`engine task ran past ${timeLimitMs} ms`))),
+            () =>
+              finish(() => reject(new EngineTimeoutError(`engine task ran past ${timeLimitMs} ms`)), true),
             timeLimitMs,
           );
-    const finish = (fn: () => void) => {
+    // `running`: the task may still run in the thread, which is then asked to stop (see above);
+    // otherwise it has ended (posted its result or error, or exited) and is ended at once.
+    const finish = (fn: () => void, running = false) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', abort);
       clearTimeout(timer);
       fn();
-      void worker.terminate();
+      if (!running) return void worker.terminate();
+      const last = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+      worker.once('exit', () => clearTimeout(last));
+      worker.postMessage({ type: 'abort' });
     };
-    const abort = () => finish(() => reject(signal?.reason));
+    const abort = () => finish(() => reject(signal?.reason), true);
     signal?.addEventListener('abort', abort, { once: true });
     worker.on('message', (m: EngineMessage) => {
       if (m.type === 'progress') onProgress(m.fraction);

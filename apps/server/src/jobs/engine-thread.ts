@@ -19,17 +19,25 @@ const task = workerData as EngineTask;
 // editor's follow of a drawn box is not: a reviewer waits for it.
 if (task.kind !== 'follow') lowerThisThread();
 const post = (m: EngineMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+// Asked to stop ({ type: 'abort' }, see runEngineTask): the task stops at its next step, and the
+// thread then ends itself. It is not terminated from outside while it runs: terminating a thread
+// while onnxruntime-node runs a model in it (or in its detector threads) aborts the whole process.
+const stop = new AbortController();
+parentPort!.on('message', (m: { type?: string }) => {
+  if (m?.type === 'abort') stop.abort();
+});
 
 async function run(): Promise<void> {
   if (task.kind === 'index') {
     const index = await buildBrandIndex(task.brand, {
+      signal: stop.signal,
       onProgress: (done, total) => post({ type: 'progress', fraction: total ? done / total : 1 }),
     });
     const buf = serializeBrandIndex(index);
     const copy = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
     post({ type: 'index', data: copy, version: index.version }, [copy]);
   } else if (task.kind === 'follow') {
-    post({ type: 'follow', segments: await followBox(task.file, task.options) });
+    post({ type: 'follow', segments: await followBox(task.file, { ...task.options, signal: stop.signal }) });
   } else {
     const brands = await Promise.all(
       task.indexFiles.map(async (f) => deserializeBrandIndex(await readFile(f))),
@@ -40,10 +48,16 @@ async function run(): Promise<void> {
       startMs: task.startMs,
       endMs: task.endMs,
       workers: task.workers,
+      signal: stop.signal,
       onProgress: (fraction) => post({ type: 'progress', fraction }),
     });
     post({ type: 'analysis', analysis });
   }
 }
 
-run().catch((err: Error) => post({ type: 'error', message: err.message }));
+run()
+  .catch((err: Error) => post({ type: 'error', message: err.message }))
+  .finally(() => {
+    // stopped: nothing runs any more, so the thread ends (done, the parent ends it on the result)
+    if (stop.signal.aborted) process.exit(0);
+  });
