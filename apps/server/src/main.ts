@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, buildOpsApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { closeContext, createContext } from './server.ts';
+import { engineThreadsEnded } from './jobs/engine-client.ts';
 
 /** Starts the API, the worker, or both (ROLE=all, the default) in this process. */
 async function main() {
@@ -44,6 +45,8 @@ async function main() {
       (async () => {
         for (const l of listeners) await l.close();
         await closeContext(ctx);
+        // a released job's engine thread ends at its task's next step (see runEngineTask)
+        await engineThreadsEnded();
       })().then(
         () => {
           console.log('shut down cleanly');

@@ -44,6 +44,17 @@ export class EngineTimeoutError extends Error {}
  */
 export const STOP_GRACE_MS = 30_000;
 
+/** Engine threads that have not ended yet, each as the promise of its end. */
+const live = new Set<Promise<void>>();
+
+/**
+ * Resolves once every engine thread started so far has ended (those asked to stop end at their
+ * task's next step): the process must not exit while one runs a model (see runEngineTask).
+ */
+export async function engineThreadsEnded(): Promise<void> {
+  await Promise.all([...live]);
+}
+
 /**
  * Runs an engine task on its own thread; progress (0..1) is reported as it comes. Aborting the
  * signal rejects with the signal's reason and stops the thread; with `timeLimitMs` the thread is
@@ -62,6 +73,9 @@ export function runEngineTask<T extends EngineTask>(
     signal?.throwIfAborted();
     // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
     const worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), { workerData: task });
+    const ended = new Promise<void>((r) => worker.once('exit', () => r()));
+    live.add(ended);
+    void ended.then(() => live.delete(ended));
     let settled = false;
     const timer =
       timeLimitMs === undefined
