@@ -3,7 +3,7 @@ import { DetectorPool } from '../src/detector-pool.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { buildBrandIndex } from '../src/index.ts';
 import { streamFrames, type SampledFrame } from '../src/video.ts';
-import { exists, SERIEA_CLIP, tempDir, writeSvg } from './fixtures.ts';
+import { exists, SERIEA_CLIP, wordmarkSvg } from './fixtures.ts';
 
 const have = await exists(SERIEA_CLIP);
 
@@ -15,12 +15,7 @@ describe('detector pool', () => {
   it.skipIf(!have)(
     'closes while its threads read text, and the process lives on',
     async () => {
-      const dir = await tempDir();
-      const svg = await writeSvg(
-        dir,
-        'club.svg',
-        `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="120"><rect width="520" height="120" fill="#111"/><text x="20" y="88" font-family="DejaVu Sans" font-weight="bold" font-size="72" fill="#eee">INTER CLUB</text></svg>`,
-      );
+      const svg = await wordmarkSvg('INTER CLUB');
       const brand = await buildBrandIndex({
         id: 'club',
         name: 'Inter Club',

@@ -62,6 +62,18 @@ export async function writeSvg(dir: string, name: string, svg: string): Promise<
   return file;
 }
 
+/**
+ * A board's wordmark, light bold letters on a dark ground, as an SVG file in a new temporary
+ * folder: an example whose words the text route reads.
+ */
+export async function wordmarkSvg(words: string): Promise<string> {
+  return writeSvg(
+    await tempDir(),
+    'wordmark.svg',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="120"><rect width="520" height="120" fill="#111"/><text x="20" y="88" font-family="DejaVu Sans" font-weight="bold" font-size="72" fill="#eee">${words}</text></svg>`,
+  );
+}
+
 /** Writes the horizontally mirrored raster of an SVG as PNG. */
 export async function writeMirroredPng(dir: string, name: string, svg: string): Promise<string> {
   const file = join(dir, name);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBrandIndex, serializeBrandIndex } from '@logo-review/engine';
 import { runEngineTask } from '../../src/jobs/engine-client.ts';
-import { exists, SERIEA_CLIP, tempDir, writeSvg } from '../../../../packages/engine/test/fixtures.ts';
+import { exists, SERIEA_CLIP, tempDir, wordmarkSvg } from '../../../../packages/engine/test/fixtures.ts';
 
 const have = await exists(SERIEA_CLIP);
 
@@ -16,11 +16,7 @@ describe('engine thread', () => {
     'an analysis aborted while it reads boards rejects with the reason, and the process lives on',
     async () => {
       const dir = await tempDir();
-      const svg = await writeSvg(
-        dir,
-        'club.svg',
-        `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="120"><rect width="520" height="120" fill="#111"/><text x="20" y="88" font-family="DejaVu Sans" font-weight="bold" font-size="72" fill="#eee">INTER CLUB</text></svg>`,
-      );
+      const svg = await wordmarkSvg('INTER CLUB');
       const index = await buildBrandIndex({ id: 1, name: 'Inter Club', examples: [{ id: 1, file: svg }] });
       const indexFile = path.join(dir, 'club.idx');
       await writeFile(indexFile, serializeBrandIndex(index));
