@@ -23,8 +23,12 @@ const post = (m: EngineMessage, transfer: ArrayBuffer[] = []) => parentPort!.pos
 // thread then ends itself. It is not terminated from outside while it runs: terminating a thread
 // while onnxruntime-node runs a model in it (or in its detector threads) aborts the whole process.
 const stop = new AbortController();
+let finished = false;
 parentPort!.on('message', (m: { type?: string }) => {
-  if (m?.type === 'abort') stop.abort();
+  if (m?.type !== 'abort') return;
+  // asked after the task ended (its result crossed the request): nothing runs, end now
+  if (finished) process.exit(0);
+  stop.abort();
 });
 
 async function run(): Promise<void> {
@@ -58,6 +62,7 @@ async function run(): Promise<void> {
 run()
   .catch((err: Error) => post({ type: 'error', message: err.message }))
   .finally(() => {
+    finished = true;
     // stopped: nothing runs any more, so the thread ends (done, the parent ends it on the result)
     if (stop.signal.aborted) process.exit(0);
   });
