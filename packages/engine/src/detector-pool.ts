@@ -117,15 +117,12 @@ export class DetectorPool {
   }
 
   /**
-   * Ends the worker threads. Each is asked to end itself once its frames in flight are done
-   * (see detect-worker.ts): `Worker.terminate()` while a thread runs an onnxruntime-node model
-   * (the text route's reading) aborts the whole process, with "terminate called after throwing
-   * an instance of 'Napi::Error'". A thread that has not ended after {@link CLOSE_GRACE_MS} is
-   * terminated all the same.
+   * Ends the worker threads: each is asked to end itself once its frames in flight are done (see
+   * detect-worker.ts and {@link endThread}; the text route runs an ONNX model).
    */
   async close(): Promise<void> {
     this.failAll(new Error('detector pool closed'));
-    await Promise.all(this.workers.map((w) => endWorker(w)));
+    await Promise.all(this.workers.map((w) => endThread(w, { type: 'close' })));
   }
 
   private failAll(err: Error): void {
@@ -138,18 +135,24 @@ export class DetectorPool {
 /** ms that a worker thread asked to end is given to end itself (a frame takes well under a second). */
 export const CLOSE_GRACE_MS = 30_000;
 
-/** Asks a worker thread to end once nothing of it runs, and resolves when it has ended. */
-function endWorker(w: Worker): Promise<void> {
+/**
+ * Asks a worker thread to end (posts `ask`, which the thread answers by ending itself once nothing
+ * of it runs) and resolves when it has ended; after `graceMs` it is terminated all the same.
+ * `Worker.terminate()` while a thread runs an onnxruntime-node model aborts the whole process
+ * ("terminate called after throwing an instance of 'Napi::Error'"), so threads that may run one
+ * are ended this way (the detector threads here, the server's engine threads).
+ */
+export function endThread(w: Worker, ask: unknown, graceMs = CLOSE_GRACE_MS): Promise<void> {
   return new Promise((resolve) => {
     // threadId is -1 once the thread has ended
     if (w.threadId < 0) return resolve();
-    const timer = setTimeout(() => void w.terminate().then(() => resolve()), CLOSE_GRACE_MS);
+    const timer = setTimeout(() => void w.terminate().then(() => resolve()), graceMs);
     w.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
     try {
-      w.postMessage({ type: 'close' });
+      w.postMessage(ask);
     } catch {
       // the thread has ended already ('exit' follows)
     }

@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type {
-  BrandExampleInput,
-  FollowBoxOptions,
-  FollowedSegment,
-  MediaAnalysis,
+import {
+  endThread,
+  type BrandExampleInput,
+  type FollowBoxOptions,
+  type FollowedSegment,
+  type MediaAnalysis,
 } from '@logo-review/engine';
 
 export type EngineTask =
@@ -94,9 +95,7 @@ export function runEngineTask<T extends EngineTask>(
       clearTimeout(timer);
       fn();
       if (!running) return void worker.terminate();
-      const last = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
-      worker.once('exit', () => clearTimeout(last));
-      worker.postMessage({ type: 'abort' });
+      void endThread(worker, { type: 'abort' }, STOP_GRACE_MS);
     };
     const abort = () => finish(() => reject(signal?.reason), true);
     signal?.addEventListener('abort', abort, { once: true });
