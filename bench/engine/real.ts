@@ -40,7 +40,7 @@ import sharp from 'sharp';
 import { framePng, quadBox } from '../../packages/engine/test/fixtures.ts';
 import { SHARED } from './catalog.ts';
 import { distractorLogos } from './real-set/distractors.ts';
-import type { Frame, Quad, Truth } from './real-set/truth.ts';
+import { truthProblems, type Frame, type Quad, type Truth } from './real-set/truth.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -68,6 +68,10 @@ const OUT = resolve(args.out);
 await mkdir(join(OUT, 'examples'), { recursive: true });
 
 const truth = JSON.parse(await readFile(join(import.meta.dirname, 'real-set/truth.json'), 'utf8')) as Truth;
+// labels that cannot all be right would score misses that no engine could avoid: fix them first
+const problems = truthProblems(truth);
+if (problems.length)
+  throw new Error(`real-set/truth.json: fix these labels in the editor (labels.ts):\n${problems.join('\n')}`);
 const sourcePath = new Map(truth.sources.map((s) => [s.id, join(SHARED, s.path)]));
 // each clip's size, from its labelled frames (before `--sources` leaves some of them out)
 const clipSize = new Map(truth.frames.filter((f) => !f.file).map((f) => [f.source, [f.width, f.height]]));

@@ -30,7 +30,7 @@ import sharp from 'sharp';
 import { quadIoU } from '../../../packages/engine/src/index.ts';
 import { framePng, quadBox } from '../../../packages/engine/test/fixtures.ts';
 import { SHARED } from '../catalog.ts';
-import type { Example, Frame, Instance, Quad, Truth } from './truth.ts';
+import { truthProblems, type Example, type Frame, type Instance, type Quad, type Truth } from './truth.ts';
 
 const TRUTH = join(import.meta.dirname, 'truth.json');
 const URL_ = process.env.LR_URL ?? 'http://127.0.0.1:8000';
@@ -291,6 +291,9 @@ async function pull(truth: Truth, token: string): Promise<void> {
     );
   console.log(`photos: ${photoFrames(truth).reduce((n, f) => n + f.instances.length, 0)} labels`);
   await writeFile(TRUTH, `${JSON.stringify(truth, null, 1)}\n`);
+  // written all the same, so that no correction made in the editor is lost; real.ts refuses to
+  // score until these are fixed there and pulled again
+  for (const p of truthProblems(truth)) console.error(`to fix in the editor: ${p}`);
 }
 
 const truth = JSON.parse(await readFile(TRUTH, 'utf8')) as Truth;
