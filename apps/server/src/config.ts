@@ -34,6 +34,11 @@ export interface Config {
   analysisChunkSeconds: number;
   /** Chunk jobs a worker process runs at once (each on about one core). */
   analysisChunkConcurrency: number;
+  /**
+   * Seconds an analysis's engine thread and detector threads are kept after it for the next
+   * analysis (the next chunk); 0: started and ended with each analysis.
+   */
+  analysisKeepWarmSeconds: number;
   webDist: string;
   logLevel: string;
   /**
@@ -155,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1,
       int('ANALYSIS_CHUNK_CONCURRENCY', env.ANALYSIS_CHUNK_CONCURRENCY, availableParallelism()),
     ),
+    analysisKeepWarmSeconds: int('ANALYSIS_KEEP_WARM_SECONDS', env.ANALYSIS_KEEP_WARM_SECONDS, 60),
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -1,6 +1,6 @@
 import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import { availableParallelism } from 'node:os';
-import { DetectorPool, type FrameResult } from './detector-pool.ts';
+import { DetectorPool, type FrameResult, type WarmDetectors } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
 import { followCorrelation, followInFrame, looksAsBefore } from './follow.ts';
 import { correlate, type ThumbExample } from './appearance.ts';
@@ -86,6 +86,13 @@ export interface AnalyzeVideoOptions {
    */
   startMs?: number;
   endMs?: number;
+  /**
+   * Detector threads kept between analyses: the analysis takes the kept ones when they were
+   * started for the same brands and settings (else starts its own), and leaves its own there when
+   * it ends well, for the next chunk of a long video (see {@link WarmDetectors}). Without it the
+   * threads are started and ended with the analysis.
+   */
+  warm?: WarmDetectors;
 }
 
 /** Defaults chosen from the benchmark (bench/engine). */
@@ -149,7 +156,10 @@ export async function analyzeVideo(
     textEvery: Math.max(1, Math.round(sampleFps * TEXT_INTERVAL_SECONDS)),
     ...opts.detector,
   };
-  const pool = await DetectorPool.create(brands, workers, detector);
+  const pool = opts.warm
+    ? await opts.warm.take(brands, workers, detector)
+    : await DetectorPool.create(brands, workers, detector);
+  let ended = false;
   const thumbs = thumbTable(brands);
   const words = detector.wordCheck ? wordCheck(brands, thumbs) : null;
   let seq = 0;
@@ -252,8 +262,11 @@ export async function analyzeVideo(
     }
     if (held) send(held, true);
     while (inFlight.length) await settle();
+    ended = true;
   } finally {
-    await pool.close();
+    // kept for the next analysis only when this one ended well (nothing in flight, no error)
+    if (opts.warm && ended) await opts.warm.keep(pool, brands, workers, detector);
+    else await pool.close();
   }
   tracker.flush();
   const detections = tracks

@@ -66,6 +66,12 @@ export class DetectorPool {
     return Math.max(1, this.workers.length * 3);
   }
 
+  /** Whether every worker thread still runs (a kept pool whose thread died is not taken again). */
+  get alive(): boolean {
+    // threadId is -1 once a thread has ended
+    return this.workers.every((w) => w.threadId >= 0);
+  }
+
   static async create(brands: BrandIndex[], size: number, opts: DetectorOptions): Promise<DetectorPool> {
     if (size > 0) {
       const workers: Worker[] = [];
@@ -130,6 +136,50 @@ export class DetectorPool {
     this.pending.clear();
     this.queue.length = 0;
   }
+}
+
+/**
+ * Keeps the detector threads of an analysis for the next one with the same brands and settings:
+ * starting them (each loads OpenCV's two runtimes, builds the brands' index and creates the ONNX
+ * sessions on its first read frame) takes 3-4.5 s, which a long video analysed in chunks would
+ * otherwise pay again for every chunk. Holds at most one pool; taking one for other brands or
+ * settings ends the one kept. A pool is kept only after an analysis that ended well (see
+ * `analyzeVideo`'s `warm` option): one that failed or was stopped is closed.
+ */
+export class WarmDetectors {
+  private kept: { key: string; pool: DetectorPool } | null = null;
+  /** pools started by {@link take}, for tests and diagnostics */
+  started = 0;
+
+  /** The kept pool when it was made for these brands and settings, else a new one. */
+  async take(brands: BrandIndex[], size: number, opts: DetectorOptions): Promise<DetectorPool> {
+    const key = poolKey(brands, size, opts);
+    const kept = this.kept;
+    this.kept = null;
+    if (kept?.key === key && kept.pool.alive) return kept.pool;
+    await kept?.pool.close();
+    this.started++;
+    return DetectorPool.create(brands, size, opts);
+  }
+
+  /** Keeps `pool` (taken for these brands and settings) for the next {@link take}. */
+  async keep(pool: DetectorPool, brands: BrandIndex[], size: number, opts: DetectorOptions): Promise<void> {
+    const before = this.kept;
+    this.kept = { key: poolKey(brands, size, opts), pool };
+    if (before && before.pool !== pool) await before.pool.close();
+  }
+
+  /** Ends the kept pool's threads (see {@link DetectorPool.close}). */
+  async close(): Promise<void> {
+    const kept = this.kept;
+    this.kept = null;
+    await kept?.pool.close();
+  }
+}
+
+/** What a pool's threads were started with: the brands (in order: hits name them by position), their indexes, the settings. */
+function poolKey(brands: BrandIndex[], size: number, opts: DetectorOptions): string {
+  return JSON.stringify([size, opts, brands.map((b) => [b.brandId, b.name, b.version, b.count])]);
 }
 
 /** ms that a worker thread asked to end is given to end itself (a frame takes well under a second). */

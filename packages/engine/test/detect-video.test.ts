@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeVideo, buildBrandIndex, probeVideo, type BrandIndex } from '../src/index.ts';
+import { analyzeVideo, buildBrandIndex, probeVideo, WarmDetectors, type BrandIndex } from '../src/index.ts';
 import { chromaPlane } from '../src/features.ts';
 import { loadLogo } from '../src/image-io.ts';
 import { streamFrames } from '../src/video.ts';
@@ -132,5 +132,38 @@ describe('worker threads', () => {
     const threaded = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 2 });
     expect(inline.detections).toHaveLength(1);
     expect(threaded.detections).toEqual(inline.detections);
+  });
+
+  it('kept warm between analyses, give the same detections and start once per brands and settings', async () => {
+    const at = (i: number) => [100 + i * 8, 60, 300 + i * 8, 70, 296 + i * 8, 170, 96 + i * 8, 160];
+    const file = await makeVideo('warm.mp4', 3, 27, at);
+    const cold = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 2 });
+    const warm = new WarmDetectors();
+    try {
+      // two chunks of the video, then the whole video again: the threads of the first serve all three
+      const first = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 2, warm, endMs: 1600 });
+      const second = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 2, warm, startMs: 1600 });
+      const again = await analyzeVideo(file, [brand], { sampleFps: 5, workers: 2, warm });
+      expect(warm.started).toBe(1);
+      expect(again.detections).toEqual(cold.detections);
+      expect(first.detections).toHaveLength(1);
+      expect(second.detections).toHaveLength(1);
+      // other settings (another sampling rate gives the text route another reading interval)
+      await analyzeVideo(file, [brand], { sampleFps: 2, workers: 2, warm });
+      expect(warm.started).toBe(2);
+      // one that fails (stopped before its first frame, after it took the kept threads) leaves
+      // nothing kept: the next starts its own
+      const stopped = analyzeVideo(file, [brand], {
+        sampleFps: 2,
+        workers: 2,
+        warm,
+        signal: AbortSignal.abort(),
+      });
+      await expect(stopped).rejects.toThrow('analysis aborted');
+      await analyzeVideo(file, [brand], { sampleFps: 2, workers: 2, warm });
+      expect(warm.started).toBe(3);
+    } finally {
+      await warm.close();
+    }
   });
 });

@@ -148,7 +148,8 @@ export async function analyzeChunkJob(
         workers: 1,
       },
       () => undefined,
-      { signal },
+      // the next chunk (of this video, or another with the same brands) takes the threads warm
+      { signal, keepWarmMs: ctx.config.analysisKeepWarmSeconds * 1000 },
     );
     detections = analysis.detections;
   } catch (err) {

@@ -179,7 +179,8 @@ export async function analyzeVideoJob(
         ...settings,
       },
       progress,
-      { signal },
+      // the next analysis with the same brands and settings takes the threads warm
+      { signal, keepWarmMs: ctx.config.analysisKeepWarmSeconds * 1000 },
     );
   } catch (err) {
     await repo.releaseAnalysis(ctx.db, video.id, owner);

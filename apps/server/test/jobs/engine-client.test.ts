@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBrandIndex, serializeBrandIndex } from '@logo-review/engine';
-import { runEngineTask } from '../../src/jobs/engine-client.ts';
+import { engineThreadCounts, engineThreadsEnded, runEngineTask } from '../../src/jobs/engine-client.ts';
 import { exists, SERIEA_CLIP, tempDir, wordmarkSvg } from '../../../../packages/engine/test/fixtures.ts';
 
 const have = await exists(SERIEA_CLIP);
@@ -37,6 +37,50 @@ describe('engine thread', () => {
         () => undefined,
       );
       expect(done.width).toBe(848);
+    },
+    300_000,
+  );
+
+  it.skipIf(!have)(
+    'analyses kept warm run one after another on one thread, as they would on threads of their own, until it is ended',
+    async () => {
+      const dir = await tempDir();
+      const svg = await wordmarkSvg('INTER CLUB');
+      const index = await buildBrandIndex({ id: 1, name: 'Inter Club', examples: [{ id: 1, file: svg }] });
+      const indexFile = path.join(dir, 'club.idx');
+      await writeFile(indexFile, serializeBrandIndex(index));
+      const chunk = (startMs: number, keepWarmMs?: number, signal?: AbortSignal) =>
+        runEngineTask(
+          {
+            kind: 'analyze',
+            file: SERIEA_CLIP,
+            indexFiles: [indexFile],
+            workers: 1,
+            startMs,
+            endMs: startMs + 1500,
+          },
+          () => undefined,
+          { keepWarmMs, signal },
+        );
+      const alone = [await chunk(6000), await chunk(7500)];
+      const before = engineThreadCounts();
+      expect(before.kept).toBe(0);
+      const warm = [await chunk(6000, 60_000), await chunk(7500, 60_000)];
+      // one thread started, kept after each, and taken again by the second
+      expect(engineThreadCounts()).toEqual({ started: before.started + 1, kept: 1 });
+      expect(warm.map((a) => a.detections)).toEqual(alone.map((a) => a.detections));
+      expect(warm[0].detections.length).toBeGreaterThan(0);
+      // stopped while it runs, the kept thread ends (it is not kept again)
+      const ctl = new AbortController();
+      const stopped = chunk(6000, 60_000, ctl.signal);
+      setTimeout(() => ctl.abort(new Error('stopped')), 300);
+      await expect(stopped).rejects.toThrow('stopped');
+      expect(engineThreadCounts().kept).toBe(0);
+      await chunk(7500, 60_000);
+      expect(engineThreadCounts()).toEqual({ started: before.started + 2, kept: 1 });
+      // shutting down ends the kept thread and its detector threads
+      await engineThreadsEnded();
+      expect(engineThreadCounts().kept).toBe(0);
     },
     300_000,
   );
