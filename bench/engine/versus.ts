@@ -8,9 +8,9 @@
  * benchmark's seed 1 catalogue), then every measurement runs in its own process
  * (this tree's throughput-worker.ts, copied into the base's, so that both are measured alike),
  * alternating base and current so that a change of load on the machine hits both alike. Prints x
- * real time, CPU seconds per video second, peak RSS and the start-up time (until the first frame
- * is through: the detector threads load OpenCV, the ONNX models and the index) for each, and the
- * ratios.
+ * real time, CPU seconds per video second (of the engine's process, and of ffmpeg's decoding
+ * beside it), peak RSS and the start-up time (until the first frame is through: the detector
+ * threads load OpenCV, the ONNX models and the index) for each, and the ratios.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -95,6 +95,8 @@ type Row = {
   brands: number;
   xrt: number;
   cpuPerS: number;
+  /** ffmpeg's decoding, beside the engine's process */
+  decodePerS: number;
   rss: number;
   startup: number;
   duration: number;
@@ -113,6 +115,7 @@ for (let round = 0; round < Number(args.rounds); round++) {
         brands: n,
         xrt: r.duration / r.wall,
         cpuPerS: r.cpu / r.duration,
+        decodePerS: r.childCpu / r.duration,
         rss: r.maxRssMb,
         startup: r.startup,
         duration: r.duration,
@@ -130,15 +133,15 @@ console.log(
 );
 console.log('');
 console.log(
-  '| brands | version | x real time | CPU s per video s | peak RSS MB | start-up s | x real time after start-up |',
+  '| brands | version | x real time | CPU s per video s | ffmpeg CPU s per video s | peak RSS MB | start-up s | x real time after start-up |',
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 const at = (name: string, n: number) => rows.filter((r) => r.version === name && r.brands === n);
 for (const n of counts)
   for (const v of versions) {
     const r = at(v.name, n);
     console.log(
-      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} |`,
+      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${mean(r.map((x) => x.decodePerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} |`,
     );
   }
 console.log('');

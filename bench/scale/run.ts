@@ -6,7 +6,10 @@
  * the time goes: decode, detect, stitch, database writes. See README.md.
  *
  *   node --import tsx bench/scale/run.ts [--minutes 20] [--brands 50] [--chunk-seconds 120]
- *        [--workers 1,2] [--concurrency 1] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+ *        [--workers 1,2] [--concurrency 1] [--keep-warm 60] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+ *
+ * `--keep-warm 0,60` runs each worker count once per value of the workers'
+ * ANALYSIS_KEEP_WARM_SECONDS (0: an engine thread and its detector threads started for each chunk).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -34,6 +37,9 @@ const { values: args } = parseArgs({
     'chunk-seconds': { type: 'string', default: String(DEFAULT_CHUNK_SECONDS) },
     workers: { type: 'string', default: '1,2' },
     concurrency: { type: 'string', default: '1' },
+    // ANALYSIS_KEEP_WARM_SECONDS of the workers, each value a run of its own (0: threads started
+    // and ended with each chunk)
+    'keep-warm': { type: 'string', default: '60' },
     // Holds worker process i to core i (taskset), so that "1 worker" is one core's worth of work.
     pin: { type: 'boolean', default: false },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
@@ -45,10 +51,12 @@ const minutes = Number(args.minutes);
 const brandCount = Number(args.brands);
 const chunkSeconds = Number(args['chunk-seconds']);
 const workerCounts = args.workers.split(',').map(Number);
+const keepWarms = args['keep-warm'].split(',').map(Number);
 const DB = 'lr_bench_scale';
 const DATA_DIR = join(OUT, 'data');
 const DATABASE_URL = args['database-url'].replace(/\/[^/]*$/, `/${DB}`);
 const say = (s: string) => console.log(s);
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 const CLK_TCK = Number((await run('getconf', ['CLK_TCK'])).stdout.trim()) || 100;
 
 await mkdir(OUT, { recursive: true });
@@ -221,6 +229,7 @@ const perVideoSecond = (t5 - t1) / 4;
 
 interface RunResult {
   workers: number;
+  keepWarm: number;
   wall: number;
   cpu: number;
   load: [number, number];
@@ -230,9 +239,9 @@ interface RunResult {
   detections: number;
 }
 const results: RunResult[] = [];
-for (const n of workerCounts) {
+for (const [keepWarm, n] of keepWarms.flatMap((k) => workerCounts.map((w) => [k, w] as const))) {
   const form = new FormData();
-  form.set('name', `run with ${n} worker(s)`);
+  form.set('name', `run with ${n} worker(s), threads kept ${keepWarm} s`);
   form.append('videoFile', new Blob([new Uint8Array(await readFile(video))]), 'match.mp4');
   const up = await call('/api/videos/create/', { method: 'POST', body: form });
   if (!up.ok) throw new Error(`upload: ${up.status} ${await up.text()}`);
@@ -241,7 +250,10 @@ for (const n of workerCounts) {
   const started = performance.now();
   const workers = await Promise.all(
     Array.from({ length: n }, (_, i) =>
-      start({ ROLE: 'worker' }, args.pin ? i % availableParallelism() : undefined),
+      start(
+        { ROLE: 'worker', ANALYSIS_KEEP_WARM_SECONDS: String(keepWarm) },
+        args.pin ? i % availableParallelism() : undefined,
+      ),
     ),
   );
   await wait(async () => {
@@ -267,6 +279,7 @@ for (const n of workerCounts) {
   ).exec(out);
   results.push({
     workers: n,
+    keepWarm,
     wall,
     cpu,
     load,
@@ -276,7 +289,7 @@ for (const n of workerCounts) {
     detections: fin ? Number(fin[2]) : NaN,
   });
   say(
-    `  ${n} worker(s): ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} CPU s, load ${load.map((x) => x.toFixed(1)).join(' -> ')}`,
+    `  ${n} worker(s), threads kept ${keepWarm} s: ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} CPU s, load ${load.map((x) => x.toFixed(1)).join(' -> ')}`,
   );
 }
 await db.end();
@@ -293,23 +306,34 @@ say(
 );
 say('');
 say(
-  '| worker processes | wall s | x real time | worker CPU s | CPU s per video s | load avg before -> after | chunk wall s (min-max) |',
+  '| worker processes | threads kept s | wall s | x real time | worker CPU s | CPU s per video s | load avg before -> after | chunk wall s (min-max) |',
 );
-say('|---|---|---|---|---|---|---|');
+say('|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const e = r.chunks.map((c) => c.engine);
   say(
-    `| ${r.workers} | ${r.wall.toFixed(0)} | ${(dur / r.wall).toFixed(2)} | ${r.cpu.toFixed(0)} | ${(r.cpu / dur).toFixed(2)} | ${r.load.map((x) => x.toFixed(1)).join(' -> ')} | ${Math.min(...e).toFixed(0)}-${Math.max(...e).toFixed(0)} |`,
+    `| ${r.workers} | ${r.keepWarm} | ${r.wall.toFixed(0)} | ${(dur / r.wall).toFixed(2)} | ${r.cpu.toFixed(0)} | ${(r.cpu / dur).toFixed(2)} | ${r.load.map((x) => x.toFixed(1)).join(' -> ')} | ${Math.min(...e).toFixed(0)}-${Math.max(...e).toFixed(0)} |`,
   );
 }
-const one = results.find((r) => r.workers === 1);
-const two = results.find((r) => r.workers === 2);
-if (one && two) {
+for (const keepWarm of keepWarms) {
+  const one = results.find((r) => r.workers === 1 && r.keepWarm === keepWarm);
+  const two = results.find((r) => r.workers === 2 && r.keepWarm === keepWarm);
+  if (!one || !two) continue;
   say('');
-  say(`wall-time ratio 1 worker / 2 workers: ${(one.wall / two.wall).toFixed(2)} (target >= 1.8)`);
   say(
-    `CPU time ratio 2 workers / 1 worker: ${(two.cpu / one.cpu).toFixed(2)} (1.00 = no work added by splitting)`,
+    `threads kept ${keepWarm} s: wall-time ratio 1 worker / 2 workers: ${(one.wall / two.wall).toFixed(2)} (target >= 1.8)`,
   );
+  say(
+    `threads kept ${keepWarm} s: CPU time ratio 2 workers / 1 worker: ${(two.cpu / one.cpu).toFixed(2)} (1.00 = no work added by splitting)`,
+  );
+}
+for (const n of workerCounts) {
+  const cold = results.find((r) => r.workers === n && r.keepWarm === 0);
+  for (const warm of results.filter((r) => r.workers === n && r.keepWarm > 0))
+    if (cold)
+      say(
+        `${n} worker(s): wall without threads kept / with them kept ${warm.keepWarm} s: ${(cold.wall / warm.wall).toFixed(2)}; mean chunk wall ${mean(cold.chunks.map((c) => c.engine)).toFixed(1)} s -> ${mean(warm.chunks.map((c) => c.engine)).toFixed(1)} s`,
+      );
 }
 say('');
 say("Where the time goes (per run; CPU from /proc, database times from the workers' log lines):");
@@ -317,7 +341,7 @@ for (const r of results) {
   const storeMs = r.chunks.reduce((s, c) => s + c.storeMs, 0);
   const decode = decodeCpuPerS * dur;
   say(
-    `  ${r.workers} worker(s): decode ~${decode.toFixed(0)} CPU s (ffmpeg alone: ${decodeCpuPerS.toFixed(3)} CPU s per video s), ` +
+    `  ${r.workers} worker(s), threads kept ${r.keepWarm} s: decode ~${decode.toFixed(0)} CPU s (ffmpeg alone: ${decodeCpuPerS.toFixed(3)} CPU s per video s), ` +
       `detect+track ~${(r.cpu - decode).toFixed(0)} CPU s (worker CPU minus decode; includes thumbnails and process start), ` +
       `stitch ${r.stitchMs.toFixed(1)} ms, database writes ${storeMs} ms for ${r.chunks.length} chunk results + ${r.writeMs} ms for ${r.detections} detections`,
   );
