@@ -474,8 +474,18 @@ say('|---|---|---|');
 say(
   `| photos precision >= 0.9 and recall >= 0.6 | ${photos.p.toFixed(3)} / ${photos.r.toFixed(3)} | ${met(photos.p >= 0.9 && photos.r >= 0.6)} |`,
 );
+// The text route reads one sample in `textEvery` (2 s), from `textPhase` on; scored frames that are
+// read samples find more boards than the frames between readings, which are most frames of a match.
+const sampleFps = Number(args['sample-fps']);
+const textEvery = Number(detector?.textEvery ?? Math.max(1, Math.round(sampleFps * 2)));
+const textPhase = Number(detector?.textPhase ?? 0);
+const videoFrames = truth.frames.filter((f) => f.time_ms !== undefined);
+const readScored = videoFrames.filter((f) => {
+  const seq = Math.round((f.time_ms! * sampleFps) / 1000);
+  return (seq + textPhase) % textEvery === 0;
+}).length;
 say(
-  `| broadcast boards and shirts >= 24 px recall >= 0.9 | ${bs.toFixed(3)} (${boardsShirts24.tp}/${boardsShirts24.tp + boardsShirts24.fn}) | ${met(bs >= 0.9)} |`,
+  `| broadcast boards and shirts >= 24 px recall >= 0.9 | ${bs.toFixed(3)} (${boardsShirts24.tp}/${boardsShirts24.tp + boardsShirts24.fn}) | ${bs >= 0.9 && readScored > 0 ? `met on this run only: the text route read ${readScored} of the ${videoFrames.length} scored frames; judge by the mean over its phases (\`textPhase\` 0-${textEvery - 1}, RESULTS.md)` : met(bs >= 0.9)} |`,
 );
 say(
   `| false tracks <= 1 per minute of broadcast | ${((falseTracks + unjudged) / mins).toFixed(1)} (${falseTracks} false and ${unjudged} unjudged in ${(mins * 60).toFixed(1)} s) | ${met((falseTracks + unjudged) / mins <= 1)} |`,
