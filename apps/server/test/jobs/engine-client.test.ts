@@ -7,6 +7,15 @@ import { exists, SERIEA_CLIP, tempDir, wordmarkSvg } from '../../../../packages/
 
 const have = await exists(SERIEA_CLIP);
 
+/** An index file of an IM INTER CLUB wordmark brand (boards of the Serie A clip). */
+async function clubIndex(): Promise<string> {
+  const svg = await wordmarkSvg('INTER CLUB');
+  const index = await buildBrandIndex({ id: 1, name: 'Inter Club', examples: [{ id: 1, file: svg }] });
+  const file = path.join(await tempDir(), 'club.idx');
+  await writeFile(file, serializeBrandIndex(index));
+  return file;
+}
+
 describe('engine thread', () => {
   // Terminating a thread from outside while onnxruntime-node runs a model in it (the text route's
   // reading in the detector threads, the words check in the engine thread) aborts the whole
@@ -15,11 +24,7 @@ describe('engine thread', () => {
   it.skipIf(!have)(
     'an analysis aborted while it reads boards rejects with the reason, and the process lives on',
     async () => {
-      const dir = await tempDir();
-      const svg = await wordmarkSvg('INTER CLUB');
-      const index = await buildBrandIndex({ id: 1, name: 'Inter Club', examples: [{ id: 1, file: svg }] });
-      const indexFile = path.join(dir, 'club.idx');
-      await writeFile(indexFile, serializeBrandIndex(index));
+      const indexFile = await clubIndex();
       for (const at of [0.05, 0.2, 0.35, 0.5]) {
         const ctl = new AbortController();
         const run = runEngineTask(
@@ -44,11 +49,7 @@ describe('engine thread', () => {
   it.skipIf(!have)(
     'analyses kept warm run one after another on one thread, as they would on threads of their own, until it is ended',
     async () => {
-      const dir = await tempDir();
-      const svg = await wordmarkSvg('INTER CLUB');
-      const index = await buildBrandIndex({ id: 1, name: 'Inter Club', examples: [{ id: 1, file: svg }] });
-      const indexFile = path.join(dir, 'club.idx');
-      await writeFile(indexFile, serializeBrandIndex(index));
+      const indexFile = await clubIndex();
       const chunk = (startMs: number, keepWarmMs?: number, signal?: AbortSignal) =>
         runEngineTask(
           {
