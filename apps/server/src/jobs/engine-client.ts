@@ -67,6 +67,8 @@ const warmKey = (t: Extract<EngineTask, { kind: 'analyze' }>) =>
 
 /** Takes a kept analysis thread, one kept for the same brands and settings first; null if none is kept. */
 function takeKept(key: string): Worker | null {
+  // one that has ended (its 'exit' not handled yet) is dropped: a task posted to it would wait forever
+  for (const k of kept.filter((x) => x.worker.threadId < 0)) retire(k.worker);
   const same = kept.map((k) => k.key).lastIndexOf(key);
   const at = same >= 0 ? same : kept.length - 1;
   if (at < 0) return null;
