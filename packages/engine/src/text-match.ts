@@ -4,6 +4,13 @@
  * examples' content).
  */
 
+/**
+ * A letter of another script read in a line, kept as an unknown character that agrees with none:
+ * PP-OCRv4 reads some stylised Latin glyphs as a Chinese character (the 1X of the 1XBET logo as
+ * 仪), and dropping it would shorten the line.
+ */
+export const UNKNOWN = '#';
+
 /** Fewest matched characters that can place a logo. */
 export const MIN_MATCH = 4;
 /** Least share of characters that agree over the matched span (OCR confuses a few). */
@@ -14,7 +21,8 @@ export function normaliseText(s: string): { text: string } {
   const text = s
     .normalize('NFKD')
     .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '')
+    .replace(/[^\P{L}A-Z]/gu, UNKNOWN)
+    .replace(/[^A-Z0-9#]/g, '')
     .replace(/O/g, '0')
     .replace(/[IL|]/g, '1');
   return { text };
@@ -81,7 +89,7 @@ function inside(p: string, t: string): { span: [number, number]; similarity: num
     D[0] = i;
     S[0] = 0;
     for (let j = 1; j <= n; j++) {
-      const sub = prevD[j - 1] + (p[i - 1] === t[j - 1] ? 0 : 1);
+      const sub = prevD[j - 1] + (p[i - 1] === t[j - 1] && p[i - 1] !== UNKNOWN ? 0 : 1);
       const del = prevD[j] + 1;
       const ins = D[j - 1] + 1;
       if (sub <= del && sub <= ins) {
