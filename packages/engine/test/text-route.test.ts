@@ -163,6 +163,23 @@ async function frameAt1280(dir: string, seconds: number): Promise<string> {
 /** A quad of the 848x478 clip at 1280x720. */
 const to1280 = (q: readonly number[]) => q.map((v, i) => (i % 2 === 0 ? (v * 1280) / 848 : (v * 720) / 478));
 
+/**
+ * The 1xBet brand, its example as the real set cuts it at 1280x720 at 10.5 s (it reads "1XRET",
+ * which the brand's name corrects).
+ */
+async function xbetBrand(dir: string): Promise<BrandIndex> {
+  const example = join(dir, '1xbet.png');
+  const [left, top, width, height] = quadBox(
+    to1280([348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2]),
+    1280,
+    720,
+  );
+  await sharp(await frameAt1280(dir, 10.5))
+    .extract({ left, top, width, height })
+    .toFile(example);
+  return buildBrandIndex({ id: '1xbet', name: '1xBet', examples: [{ id: 1, file: example }] });
+}
+
 describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () => {
   it("reads a board's words on the frame's own pixels, not on one pixel in two", async () => {
     const dir = await tempDir();
@@ -180,18 +197,7 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
 
   it('places each of two boards side by side that OCR reads as one line ("XBET XBET")', async () => {
     const dir = await tempDir();
-    // the 1xBet example as the real set cuts it at 1280x720, at 10.5 s (it reads "1XRET", which
-    // the brand's name corrects)
-    const example = join(dir, '1xbet.png');
-    const [left, top, width, height] = quadBox(
-      to1280([348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2]),
-      1280,
-      720,
-    );
-    await sharp(await frameAt1280(dir, 10.5))
-      .extract({ left, top, width, height })
-      .toFile(example);
-    const xbet = await buildBrandIndex({ id: '1xbet', name: '1xBet', examples: [{ id: 1, file: example }] });
+    const xbet = await xbetBrand(dir);
     // the real set's two boards at 10 s, side by side
     const boards = [
       [317.1, 121.3, 362.7, 113.4, 366.2, 135.1, 320.6, 143],
@@ -206,16 +212,7 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
 
   it('places the stylised 1XBET board whose 1X reads as a Chinese character ("仪BET")', async () => {
     const dir = await tempDir();
-    const example = join(dir, '1xbet.png');
-    const [left, top, width, height] = quadBox(
-      to1280([348.4, 134.4, 394.5, 125.3, 398.6, 147.1, 352.5, 156.2]),
-      1280,
-      720,
-    );
-    await sharp(await frameAt1280(dir, 10.5))
-      .extract({ left, top, width, height })
-      .toFile(example);
-    const xbet = await buildBrandIndex({ id: '1xbet', name: '1xBet', examples: [{ id: 1, file: example }] });
+    const xbet = await xbetBrand(dir);
     // The ground board at the bottom left at 11.5 s, at a slant and blurred by the pan, reads
     // "仪BET": without its 1X the line was too short to place anything, and the real set missed
     // the board at every phase of the text route's schedule. Here it places the example, with
