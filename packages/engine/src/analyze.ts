@@ -156,9 +156,27 @@ export async function analyzeVideo(
     textEvery: Math.max(1, Math.round(sampleFps * TEXT_INTERVAL_SECONDS)),
     ...opts.detector,
   };
-  const pool = opts.warm
-    ? await opts.warm.take(brands, workers, detector)
-    : await DetectorPool.create(brands, workers, detector);
+  // ffmpeg starts and decodes the first frames while the detector threads start (each loads
+  // OpenCV and the index, about 2.5 s of a cold start): it would otherwise start only after them,
+  // and the threads would wait for its first frame.
+  const frames = streamFrames(file, {
+    sampleFps,
+    width,
+    height,
+    signal: opts.signal,
+    ...(span ? { startMs, durationMs: endMs - startMs } : {}),
+  });
+  const early = Array.from({ length: EARLY_FRAMES }, () => frames.next());
+  for (const e of early) e.catch(() => undefined); // awaited below; no unhandled rejection meanwhile
+  let pool: DetectorPool;
+  try {
+    pool = opts.warm
+      ? await opts.warm.take(brands, workers, detector)
+      : await DetectorPool.create(brands, workers, detector);
+  } catch (err) {
+    await frames.return(undefined); // ends ffmpeg
+    throw err;
+  }
   let ended = false;
   const thumbs = thumbTable(brands);
   const words = detector.wordCheck ? wordCheck(brands, thumbs) : null;
@@ -239,13 +257,6 @@ export async function analyzeVideo(
     opts.onProgress?.(Math.min(0.999, done / expected));
   };
   try {
-    const frames = streamFrames(file, {
-      sampleFps,
-      width,
-      height,
-      signal: opts.signal,
-      ...(span ? { startMs, durationMs: endMs - startMs } : {}),
-    });
     const send = (frame: GrayImage & { timeMs: number }, last: boolean) => {
       const result = pool.detect(frame, seq++, last);
       result.catch(() => undefined); // awaited in order by settle(); no unhandled rejection meanwhile
@@ -253,7 +264,7 @@ export async function analyzeVideo(
     };
     // Each frame is sent once the next has arrived, so that the span's last is known as such.
     let held: (GrayImage & { timeMs: number }) | null = null;
-    for await (const frame of frames) {
+    for await (const frame of startedEarly(early, frames)) {
       if (held) send(held, false);
       held = frame;
       while (inFlight.length > pool.parallelism) await settle();
@@ -303,6 +314,30 @@ export async function analyzeImage(
     )
     .filter((d) => d.confidence >= MIN_CONFIDENCE);
   return { width: img.originalWidth, height: img.originalHeight, fps: null, frames: 1, detections };
+}
+
+/**
+ * Frames that ffmpeg decodes before the detector threads are up (see `analyzeVideo`): enough to
+ * give both threads their first frames at once, few enough to hold (1.4 MB each at 720p).
+ */
+const EARLY_FRAMES = 3;
+
+/** The frames asked for early (in order), then the rest of the stream. */
+async function* startedEarly<T>(
+  early: Promise<IteratorResult<T>>[],
+  rest: AsyncGenerator<T>,
+): AsyncGenerator<T> {
+  try {
+    for (const e of early) {
+      const r = await e;
+      if (r.done) return;
+      yield r.value;
+    }
+    yield* rest;
+  } finally {
+    // (a stream ended early or by an error ends ffmpeg; `yield*` has done so when it ran)
+    await rest.return(undefined);
+  }
 }
 
 function toInput(h: FrameHit, sx: number, sy: number): FrameHit {

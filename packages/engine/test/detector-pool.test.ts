@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DetectorPool } from '../src/detector-pool.ts';
+import { DetectorPool, threadExecArgv } from '../src/detector-pool.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { buildBrandIndex } from '../src/index.ts';
 import { streamFrames, type SampledFrame } from '../src/video.ts';
@@ -8,6 +8,18 @@ import { exists, SERIEA_CLIP, wordmarkSvg } from './fixtures.ts';
 const have = await exists(SERIEA_CLIP);
 
 describe('detector pool', () => {
+  it("starts its threads with the parent's Node options less tsx, which their entry registers", () => {
+    expect(threadExecArgv(['--import', 'tsx', '--max-old-space-size=4096'])).toEqual([
+      '--max-old-space-size=4096',
+    ]);
+    expect(threadExecArgv(['--cpu-prof', '--import=tsx', '--import', './other.mjs'])).toEqual([
+      '--cpu-prof',
+      '--import',
+      './other.mjs',
+    ]);
+    expect(threadExecArgv([])).toEqual([]);
+  });
+
   // Terminating a worker thread from outside while onnxruntime-node runs a model in it aborts
   // the whole process ("terminate called after throwing an instance of 'Napi::Error'"): before
   // the pool asked its threads to end themselves, this test's process died at close() in most

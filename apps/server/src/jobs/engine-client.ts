@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import {
   endThread,
+  threadExecArgv,
   type BrandExampleInput,
   type FollowBoxOptions,
   type FollowedSegment,
@@ -130,6 +131,7 @@ export function runEngineTask<T extends EngineTask>(
       // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
       worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), {
         workerData: key === null ? task : { kind: 'warm' },
+        execArgv: threadExecArgv(),
       });
       started++;
       // between tasks no task listens: an error then is the thread's end, which 'exit' handles
