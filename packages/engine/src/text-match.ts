@@ -21,8 +21,10 @@ export function normaliseText(s: string): { text: string } {
   const text = s
     .normalize('NFKD')
     .toUpperCase()
+    // everything but letters and digits goes (accents' marks, punctuation, a '#' that OCR read),
+    // then a letter of another script is an unknown character
+    .replace(/[^\p{L}0-9]/gu, '')
     .replace(/[^\P{L}A-Z]/gu, UNKNOWN)
-    .replace(/[^A-Z0-9#]/g, '')
     .replace(/O/g, '0')
     .replace(/[IL|]/g, '1');
   return { text };

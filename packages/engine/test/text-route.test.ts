@@ -61,6 +61,9 @@ describe('text matching', () => {
     expect(matchText(normaliseText('仪仪仪仪'), normaliseText('仪仪仪仪'))).toBeNull();
     // accents and full-width Latin letters are still their letters, punctuation still goes
     expect(normaliseText('Ｃafé, 1X').text).toBe('CAFE1X');
+    // a '#' that OCR reads is punctuation too, not an unknown letter (0.43.0 kept it as one)
+    expect(normaliseText('#1X-BET#').text).toBe('1XBET');
+    expect(normaliseText('仪#BET').text).toBe('#BET');
   });
 
   it("leaves words that read better as another brand's to that brand, and a tie to the pixels", () => {
