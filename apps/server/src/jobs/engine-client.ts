@@ -128,7 +128,8 @@ export function runEngineTask<T extends EngineTask>(
     const key = task.kind === 'analyze' && keepWarmMs > 0 ? warmKey(task) : null;
     let worker = key === null ? null : takeKept(key);
     if (!worker) {
-      // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on.
+      // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on
+      // (and the parent's `--import tsx`, which Node 24 would run in the thread too, is left out).
       worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), {
         workerData: key === null ? task : { kind: 'warm' },
         execArgv: threadExecArgv(),

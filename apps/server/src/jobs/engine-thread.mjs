@@ -1,5 +1,6 @@
 // Entry of the engine thread: registers tsx in this thread (Node 20 does not pass --import on to
-// worker threads), then runs the TypeScript task runner.
+// worker threads; Node 24 does, and the thread is started without it, see threadExecArgv), then
+// runs the TypeScript task runner.
 import { register } from 'tsx/esm/api';
 
 register();
