@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { BrandIndex } from './brand-index.ts';
 import { DescriptorIndex } from './descriptor-index.ts';
 import { transferList, type GrayImage } from './features.ts';
@@ -239,10 +239,29 @@ export function threadExecArgv(argv: readonly string[] = process.execArgv): stri
   return out;
 }
 
+/**
+ * A worker thread whose entry registers tsx itself, started with {@link threadExecArgv} of the
+ * parent's options (`argv`). Node refuses some options in a worker's own `execArgv` that a worker
+ * inherits without complaint (V8's, such as `--liftoff-only`, which hold for the whole process
+ * anyway): with those, the thread takes the parent's options as they are.
+ */
+export function startThread(
+  entry: string | URL,
+  options: WorkerOptions = {},
+  argv: readonly string[] = process.execArgv,
+): Worker {
+  const execArgv = threadExecArgv(argv);
+  if (execArgv.length === argv.length) return new Worker(entry, options);
+  try {
+    return new Worker(entry, { ...options, execArgv });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+    return new Worker(entry, options);
+  }
+}
+
 function startWorker(brands: BrandIndex[], opts: DetectorOptions): Promise<Worker> {
-  const w = new Worker(new URL('./detect-worker-boot.mjs', import.meta.url), {
-    execArgv: threadExecArgv(),
-  });
+  const w = startThread(new URL('./detect-worker-boot.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
     const fail = (err: Error) => {
       void w.terminate();

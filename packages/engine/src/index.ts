@@ -29,7 +29,7 @@ export {
   type MediaAnalysis,
 } from './analyze.ts';
 export { probeVideo, type VideoInfo } from './video.ts';
-export { endThread, threadExecArgv, WarmDetectors } from './detector-pool.ts';
+export { endThread, startThread, WarmDetectors } from './detector-pool.ts';
 export { quadIoU, type Quad } from './geometry.ts';
 export type { Placement } from './tracker.ts';
 /**

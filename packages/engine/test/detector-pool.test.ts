@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DetectorPool, threadExecArgv } from '../src/detector-pool.ts';
+import { DetectorPool, startThread, threadExecArgv } from '../src/detector-pool.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { buildBrandIndex } from '../src/index.ts';
 import { streamFrames, type SampledFrame } from '../src/video.ts';
@@ -18,6 +18,20 @@ describe('detector pool', () => {
       './other.mjs',
     ]);
     expect(threadExecArgv([])).toEqual([]);
+  });
+
+  it("starts a thread whatever the parent's options, those Node refuses in a thread's own included", async () => {
+    const exitCode = (argv: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const w = startThread('process.exit(7)', { eval: true }, argv);
+        w.once('error', reject);
+        w.once('exit', resolve);
+      });
+    expect(await exitCode(['--import', 'tsx'])).toBe(7);
+    // a V8 option is refused in a worker's execArgv (ERR_WORKER_INVALID_EXEC_ARGV) but inherited
+    // without complaint: the server's crash-recovery test runs with it
+    expect(await exitCode(['--import', 'tsx', '--liftoff-only'])).toBe(7);
+    expect(await exitCode([])).toBe(7);
   });
 
   // Terminating a worker thread from outside while onnxruntime-node runs a model in it aborts

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import {
   endThread,
-  threadExecArgv,
+  startThread,
   type BrandExampleInput,
   type FollowBoxOptions,
   type FollowedSegment,
@@ -130,9 +130,8 @@ export function runEngineTask<T extends EngineTask>(
     if (!worker) {
       // The thread runs TypeScript source: its .mjs entry registers tsx, whatever the parent runs on
       // (and the parent's `--import tsx`, which Node 24 would run in the thread too, is left out).
-      worker = new Worker(new URL('./engine-thread.mjs', import.meta.url), {
+      worker = startThread(new URL('./engine-thread.mjs', import.meta.url), {
         workerData: key === null ? task : { kind: 'warm' },
-        execArgv: threadExecArgv(),
       });
       started++;
       // between tasks no task listens: an error then is the thread's end, which 'exit' handles
