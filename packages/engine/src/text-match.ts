@@ -22,9 +22,9 @@ export function normaliseText(s: string): { text: string } {
     .normalize('NFKD')
     .toUpperCase()
     // everything but letters and digits goes (accents' marks, punctuation, a '#' that OCR read),
-    // then a letter of another script is an unknown character
+    // then what is left beyond A-Z and 0-9 is a letter of another script: an unknown character
     .replace(/[^\p{L}0-9]/gu, '')
-    .replace(/[^\P{L}A-Z]/gu, UNKNOWN)
+    .replace(/[^A-Z0-9]/gu, UNKNOWN)
     .replace(/O/g, '0')
     .replace(/[IL|]/g, '1');
   return { text };
