@@ -62,7 +62,6 @@ describe.skipIf(!(await exists(SERIEA_CLIP)))('twins of a found board (real clip
       score: 0.8,
     };
     const ncc = correlate(f, exampleToFrame(seed.quad, ex.width, ex.height), ex);
-    console.log(ncc, JSON.stringify(twinHits(f, [{ ...seed, ncc }], [ex], 1, 1)));
     expect(ncc).toBeGreaterThan(0.5);
     expect(twinHits(f, [{ ...seed, ncc }], [ex], 1, 1)).toEqual([]);
   });
