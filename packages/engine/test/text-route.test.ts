@@ -229,6 +229,29 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
     expect(Math.max(0, ...logo.map((q) => quadIoU(q, board)))).toBeGreaterThanOrEqual(0.5);
   }, 60_000);
 
+  it("places the 1XBET mat whose line runs off the frame's edge, which the line finder sees only inside a margin", async () => {
+    const dir = await tempDir();
+    const xbet = await xbetBrand(dir);
+    // At 12 s a 1XBET mat lies on the ground at the left edge (the real set's label): PP-OCRv4's
+    // line finder sees no line there on the frame itself, and reads "仪BET" on it inside a black
+    // margin (ocr.ts edgeLines).
+    const mat = to1280([8, 219, 73, 207, 78, 234, 12, 246]);
+    const frame = await loadGray(await frameAt1280(dir, 12), 1280);
+    const onMat = async (textEdges: boolean) => {
+      const pool = await DetectorPool.create([xbet], 0, {
+        ...DEFAULT_DETECTOR,
+        ...textOnly.detector,
+        textEdges,
+      });
+      const { hits } = await pool.detect(frame, 0, false);
+      await pool.close();
+      const logo = hits.map((h) => hitLogo(h, xbet.examples[h.example]));
+      return Math.max(0, ...logo.map((q) => quadIoU(q, mat)));
+    };
+    expect(await onMat(false)).toBeLessThan(0.1);
+    expect(await onMat(true)).toBeGreaterThanOrEqual(0.5);
+  }, 60_000);
+
   it('reads the rows of a two-row board, whose condensed letters a strip of their own proportions squeezes', async () => {
     const dir = await tempDir();
     // the two rows' examples as the real set cuts them, at 6.5 s of the 848x478 clip

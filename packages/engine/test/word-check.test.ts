@@ -167,6 +167,17 @@ describe.skipIf(!have)('reading the words where a hit lies', () => {
     expect(await check.read(await gray(AT), hit(1, ROW_EVERYWHERE))).toBe('own');
   });
 
+  it("reads a brand's words shorter than five characters in full", async () => {
+    // The real set's 1XBET example reads as 4 characters ("XBET"). At 11 s a 1XBET mat lies on
+    // the ground at the left (its label in the real set); its words read there as the brand's own,
+    // and only as its. (Until engine 0.44.0 a reading under 5 characters said nothing, so a
+    // camera-carried 1XBET track could never be confirmed by its words.)
+    const check = new WordCheck([line(0, 'XBET'), line(1, 'JOIN THE FAMILY')]);
+    const MAT = [40, 211, 102, 200, 106, 222, 45, 234];
+    expect(await check.read(await gray(11), hit(0, MAT), true)).toBe('own');
+    expect(await check.read(await gray(11), hit(1, MAT))).not.toBe('own');
+  });
+
   it('with distinct, takes a word that two brands share, read alone, for neither', async () => {
     const check = words();
     const g = await gray(AT);

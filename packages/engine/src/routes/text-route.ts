@@ -39,7 +39,12 @@ export const textRoute: Route = {
     // lines found at most textSide px on the long side, and read on the frame's own pixels
     const rgb = regionRgb(frame, 0, 0, frame.width, frame.height);
     const lines: TextLine[] = rgb
-      ? await readText(rgb, { maxSide: opts.textSide, maxLines: MAX_LINES, minHeight: 6 })
+      ? await readText(rgb, {
+          maxSide: opts.textSide,
+          maxLines: MAX_LINES,
+          minHeight: 6,
+          edges: opts.textEdges,
+        })
       : [];
     const hits: FrameHit[] = [];
     for (const line of lines) {
