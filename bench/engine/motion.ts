@@ -11,13 +11,18 @@
  * for each pair of frames and the mean error, and the estimate's time per frame.
  *
  * `--engine <tree>` measures another checkout's motion.ts (e.g. the worktree that versus.ts makes).
+ * `--video-size WxH` measures on the clips' re-encodes at that size that `real.ts --video-size`
+ * made (under .bench-out/engine/encodes, the newest of each clip), as the real set is scored at
+ * 1280x720; errors are still in the labels' pixels.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Quad, Truth } from './real-set/truth.ts';
 
-const { values: args } = parseArgs({ options: { engine: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { engine: { type: 'string' }, 'video-size': { type: 'string' } },
+});
 const ROOT = resolve(import.meta.dirname, '../..');
 const tree = resolve(args.engine ?? ROOT);
 type Motion = typeof import('../../packages/engine/src/motion.ts');
@@ -41,8 +46,20 @@ const centre = (q: Quad): [number, number] => [
 ];
 const say = (s: string) => console.log(s);
 
+/** The newest re-encode of a clip at `size` (WxH) that real.ts made. */
+async function encoded(id: string, size: string): Promise<string> {
+  const dir = join(ROOT, '.bench-out/engine/encodes');
+  const names = (await readdir(dir).catch(() => [] as string[])).filter(
+    (n) => n.startsWith(`${id}-${size}-`) && n.endsWith('.mp4'),
+  );
+  if (names.length === 0)
+    throw new Error(`no ${size} encode of ${id} in ${dir}: run real.ts --video-size ${size} first`);
+  const times = await Promise.all(names.map(async (n) => (await stat(join(dir, n))).mtimeMs));
+  return join(dir, names[times.indexOf(Math.max(...times))]);
+}
+
 say(
-  `Camera motion (${args.engine ? `tree ${args.engine}` : 'this tree'}) against the labelled boards, over ${PAIR_MS} ms:`,
+  `Camera motion (${args.engine ? `tree ${args.engine}` : 'this tree'}) against the labelled boards, over ${PAIR_MS} ms${args['video-size'] ? `, on the ${args['video-size']} re-encodes` : ''}:`,
 );
 say('\n| source | from s | boards moved (pairs agreeing) | estimate | error px |');
 say('|---|---|---|---|---|');
@@ -55,7 +72,8 @@ for (const s of truth.sources.filter((x) => x.kind === 'video')) {
   const pairs = frames.filter((f) => at.has(f.time_ms! + PAIR_MS));
   if (pairs.length === 0) continue;
   // the engine's step estimates, by the time of the later frame (input pixels)
-  const file = join(SHARED, s.path);
+  const source = await video.probeVideo(join(SHARED, s.path));
+  const file = args['video-size'] ? await encoded(s.id, args['video-size']) : join(SHARED, s.path);
   const info = await video.probeVideo(file);
   const height = Math.max(2, Math.round(Math.min(DEFAULT_ANALYSIS_HEIGHT, info.height) / 2) * 2);
   const width = Math.max(2, Math.round((info.width * height) / info.height / 2) * 2);
@@ -68,7 +86,8 @@ for (const s of truth.sources.filter((x) => x.kind === 'video')) {
       const m = motion.estimateMotion(prev, thumb);
       ms += performance.now() - t;
       steps++;
-      est.set(f.timeMs, [(m.dx * info.width) / width, (m.dy * info.height) / height]);
+      // in the labels' pixels (the source's)
+      est.set(f.timeMs, [(m.dx * source.width) / width, (m.dy * source.height) / height]);
     }
     prev = thumb;
   }
