@@ -2,9 +2,16 @@ import { decodeThumbs, type BrandIndex } from './brand-index.ts';
 import { availableParallelism } from 'node:os';
 import { DetectorPool, type FrameResult, type WarmDetectors } from './detector-pool.ts';
 import type { GrayImage } from './features.ts';
-import { followCorrelation, followInFrame, looksAsBefore } from './follow.ts';
-import { correlate, type ThumbExample } from './appearance.ts';
-import { DEFAULT_DETECTOR, plausible, SAME_INSTANCE, type DetectorOptions, type FrameHit } from './hits.ts';
+import { FOLLOW_SAME_LOOK, followCorrelation, followInFrame, looksAsBefore } from './follow.ts';
+import { appearance, correlate, exampleFromFrame, polishCorners, type ThumbExample } from './appearance.ts';
+import {
+  DEFAULT_DETECTOR,
+  EDGE_INSIDE,
+  plausible,
+  SAME_INSTANCE,
+  type DetectorOptions,
+  type FrameHit,
+} from './hits.ts';
 import { hitLogo } from './content.ts';
 import {
   clipToFrame,
@@ -236,6 +243,7 @@ export async function analyzeVideo(
             sx,
             sy,
             maxFollow,
+            recent,
           )),
         );
     }
@@ -250,7 +258,10 @@ export async function analyzeVideo(
     // the scene's shift into this frame, which following back undoes
     const into: [number, number] = motion && !motion.cut ? [motion.dx, motion.dy] : [0, 0];
     for (const t of started)
-      await followBack(t, recent, into, [...tracker.openTracks(), ...tracks], thumbs, sx, sy, words);
+      await followBack(t, recent, into, [...tracker.openTracks(), ...tracks], thumbs, sx, sy, words, {
+        timeMs: f.timeMs,
+        frame: res.frame,
+      });
     recent.push({ timeMs: f.timeMs, frame: res.frame, into });
     if (recent.length > maxFollow) recent.shift();
     done++;
@@ -497,6 +508,7 @@ export async function followByWords(
   sx: number,
   sy: number,
   maxFollow: number,
+  recent: readonly { timeMs: number; frame: GrayImage }[] = [],
 ): Promise<FrameHit[]> {
   const out: FrameHit[] = [];
   for (const t of open) {
@@ -504,10 +516,58 @@ export async function followByWords(
     if (!last) continue;
     // the scene's shift since the track was last seen, which may be samples ago
     const moved = shifted(last, [camera[0] - (last.cam?.[0] ?? 0), camera[1] - (last.cam?.[1] ?? 0)]);
-    const f = await carriedByWords(frame, moved, thumbs, words, sx, sy);
+    const before = recent.find((r) => r.timeMs === last.timeMs)?.frame;
+    const f = await carried(frame, last, before, moved, thumbs, words, sx, sy);
     if (f) out.push({ ...last, ...f, inliers: 0, score: last.score * 0.95, followed: true, words: 'own' });
   }
   return out;
+}
+
+/**
+ * `moved` (a track's last hit `last` carried by the camera's motion, input pixels) moved to where
+ * the pixels that `last` showed in the frame `before` went (whole shifts, as a follow's first
+ * step), or null where nothing there looks as they did. The camera's motion is one shift for the
+ * whole frame; a board at the frame's edge in a fast pan moves by some pixels more or less (on the
+ * real set at 1280x720, an IM INTER CLUB board at the top-left corner went 175 px in the half
+ * second to 4 s where the camera's motion said 140, and its words still read in the carried quad).
+ */
+function byLook(
+  before: GrayImage,
+  last: FrameHit,
+  frame: GrayImage,
+  moved: FrameHit,
+  sx: number,
+  sy: number,
+): FrameHit | null {
+  const toFrame = (q: number[]) => q.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
+  const look = exampleFromFrame(before, toFrame(last.quad));
+  if (!look) return null;
+  const q = toFrame(moved.quad);
+  const p = polishCorners(frame, q, look, appearance(frame, q, look, false), 40, true, Infinity);
+  if (p.ncc < FOLLOW_SAME_LOOK || p.quad.every((v, i) => v === q[i])) return null;
+  return { ...moved, quad: p.quad.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)) };
+}
+
+/**
+ * A track's hit `last` carried into `frame` where the camera's motion took it (`moved`), if its
+ * words read there as its own: first where the pixels it showed in its own frame (`seen`) went
+ * (see {@link byLook}), else where the camera's motion says.
+ */
+async function carried(
+  frame: GrayImage,
+  last: FrameHit,
+  seen: GrayImage | undefined,
+  moved: FrameHit,
+  thumbs: ThumbExample[],
+  words: WordCheck,
+  sx: number,
+  sy: number,
+): Promise<{ quad: number[]; ncc: number } | null> {
+  const looked = seen && byLook(seen, last, frame, moved, sx, sy);
+  return (
+    (looked && (await carriedByWords(frame, looked, thumbs, words, sx, sy))) ||
+    (await carriedByWords(frame, moved, thumbs, words, sx, sy))
+  );
 }
 
 /**
@@ -525,7 +585,7 @@ async function carriedByWords(
   if (!words.hasWords(hit.example)) return null;
   const ex = thumbs[hit.example];
   const moved = hit.quad.map((v, i) => (i % 2 === 0 ? v / sx : v / sy));
-  if (!isConvexClockwise(moved) || !plausible(moved, ex, frame)) return null;
+  if (!isConvexClockwise(moved) || !plausible(moved, ex, frame, EDGE_INSIDE)) return null;
   if ((await words.read(frame, { ...hit, quad: moved }, true)) !== 'own') return null;
   return {
     quad: moved.map((v, i) => (i % 2 === 0 ? v * sx : v * sy)),
@@ -566,6 +626,7 @@ export async function followBack(
   sx: number,
   sy: number,
   words: WordCheck | null = null,
+  now: { timeMs: number; frame: GrayImage } | null = null,
 ): Promise<void> {
   // the scene's shift from recent[i] to the frame after it
   let after = into;
@@ -590,7 +651,9 @@ export async function followBack(
     // FAMILY board found at 10.25 s correlated under the 0.71 its track asks at 10 s).
     let own = false;
     if (!f && panned && words) {
-      f = await carriedByWords(frame, shifted(first, back), thumbs, words, sx, sy);
+      const seen =
+        first.timeMs === now?.timeMs ? now.frame : recent.find((r) => r.timeMs === first.timeMs)?.frame;
+      f = await carried(frame, first, seen, shifted(first, back), thumbs, words, sx, sy);
       own = f !== null;
     }
     if (!f) return;

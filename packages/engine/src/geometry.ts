@@ -211,6 +211,18 @@ function invert3(m: number[]): number[] | null {
   ];
 }
 
+/** Whether a quad reaches within `near` px of the edge of a w x h frame (or beyond it). */
+export function nearEdge(q: Quad, w: number, h: number, near: number): boolean {
+  const xs = [q[0], q[2], q[4], q[6]];
+  const ys = [q[1], q[3], q[5], q[7]];
+  return (
+    Math.min(...xs) < near ||
+    Math.min(...ys) < near ||
+    Math.max(...xs) > w - near ||
+    Math.max(...ys) > h - near
+  );
+}
+
 /**
  * A logo's quad (corners clockwise from the top-left) cut to the frame: a logo partly out of the
  * picture is reported as the part that shows, as a reviewer would draw it. A corner beyond a

