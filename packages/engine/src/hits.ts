@@ -77,6 +77,12 @@ export interface DetectorOptions {
    * 10 % slower on broadcast footage)
    */
   boards: boolean;
+  /**
+   * in a video the colour route looks for boards on every n-th sample (the odd ones at 2, the
+   * text route reading even ones) and for icons on every sample, tracking carrying its hits
+   * between; a still image is always looked at for both
+   */
+  boardsEvery: number;
   /** also read the frame's text and look for the examples' words (see routes/text-route.ts) */
   textRoute: boolean;
   /**
@@ -156,6 +162,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   keypointRoute: true,
   colourRoute: true,
   boards: true,
+  boardsEvery: 2,
   textRoute: true,
   textEvery: 8,
   textPhase: 0,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { colourModels, detectByColour } from '../src/routes/colour-route.ts';
+import { colourModels, colourRoute, detectByColour } from '../src/routes/colour-route.ts';
 import { DescriptorIndex } from '../src/descriptor-index.ts';
 import { correlate } from '../src/appearance.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
@@ -112,6 +112,33 @@ describe('colour route', () => {
     const hits = detectByColour(frame, index, colourModels(index), DEFAULT_DETECTOR, () => false);
     expect(hits.map((h) => h.brand)).toEqual([0]);
     expect(maxCornerError(hits[0].quad, quad)).toBeLessThanOrEqual(3);
+  });
+
+  it("looks for boards on the samples that boardsEvery names (the odd ones at 2), a video's last one and a still image, for icons on every one", async () => {
+    const board = await writeSvg(dir, 'board.svg', BOARD);
+    const index = new DescriptorIndex([
+      brands[0],
+      await buildBrandIndex({ id: 'board', name: 'board', examples: [{ id: 'board', file: board }] }),
+    ]);
+    const img: RgbImage = await background(9, 960, 540);
+    await compositeLogo(img, await loadLogo(icon, 480), [600, 60, 760, 70, 756, 200, 598, 192]);
+    await compositeLogo(img, await loadLogo(board, 480), [100, 300, 500, 315, 490, 430, 105, 418]);
+    const frame = await loadGray(await writePng(join(dir, 'icon-board.png'), img), 960);
+    const opts = { ...DEFAULT_DETECTOR, boards: true, boardsEvery: 2 };
+    const brandsAt = async (f: typeof frame, seq: number, last = false, o = opts) =>
+      (await colourRoute.propose({ cv: null, frame: f, index, opts: o, found: [], seq, last }))
+        .map((h) => h.brand)
+        .sort();
+    expect([
+      await brandsAt(frame, 0),
+      await brandsAt(frame, 1),
+      await brandsAt(frame, 2),
+      await brandsAt(frame, 3),
+    ]).toEqual([[0], [0, 1], [0], [0, 1]]);
+    expect(await brandsAt(frame, 4, true)).toEqual([0, 1]);
+    expect(await brandsAt({ ...frame, maxLogoShare: 0.9 }, 0)).toEqual([0, 1]);
+    expect(await brandsAt(frame, 0, false, { ...opts, boardsEvery: 1 })).toEqual([0, 1]);
+    expect(await brandsAt(frame, 1, false, { ...opts, boards: false })).toEqual([0]);
   });
 
   it("finds an icon whose shades fall partly in another icon's colour range as one region", async () => {

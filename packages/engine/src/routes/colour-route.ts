@@ -590,11 +590,13 @@ const modelsOf = new WeakMap<DescriptorIndex, Map<boolean, ColourModel[]>>();
 export const colourRoute: Route = {
   name: 'colour',
   enabled: (opts) => opts.colourRoute,
-  propose({ frame, index, opts, found }) {
+  propose({ frame, index, opts, found, seq, last }) {
+    const still = frame.maxLogoShare !== undefined;
+    const boards = opts.boards && (still || last || ((seq ?? 0) + 1) % Math.max(1, opts.boardsEvery) === 0);
     let byBoards = modelsOf.get(index);
     if (!byBoards) modelsOf.set(index, (byBoards = new Map()));
-    let models = byBoards.get(opts.boards);
-    if (!models) byBoards.set(opts.boards, (models = colourModels(index, opts.boards)));
+    let models = byBoards.get(boards);
+    if (!models) byBoards.set(boards, (models = colourModels(index, boards)));
     return detectByColour(frame, index, models, opts, (brand, quad) =>
       found.some((h) => h.brand === brand && quadIoU(h.quad, quad) > SAME_INSTANCE),
     );
