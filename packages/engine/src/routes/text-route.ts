@@ -29,6 +29,11 @@ const SURE_TEXT = 0.9;
 const RIVAL_MARGIN = 0.05;
 /** Overlap of logo outlines at which a hit of the brand already found is this line's logo. */
 const ALIGNED = 0.5;
+/**
+ * A line read within this many frame pixels of the frame's edge is cut by it (not ocr.ts's
+ * EDGE_NEAR, which picks the lines found on DBNet's margin).
+ */
+const CUT_BY_EDGE = 4;
 
 export const textRoute: Route = {
   name: 'text',
@@ -102,7 +107,7 @@ function placeLine(
       reads.push({ example, t, want, m, span, brand: index.examples[example].brand, score: m.score });
     }
   // a board that the frame's edge cuts: its words read there, the rest of its logo is beyond it
-  const inside = nearEdge(lineQuad, frame.width, frame.height, EDGE_NEAR) ? EDGE_INSIDE : undefined;
+  const inside = nearEdge(lineQuad, frame.width, frame.height, CUT_BY_EDGE) ? EDGE_INSIDE : undefined;
   for (const r of reads) {
     const { example, t, want, m, span } = r;
     const ex = index.examples[example];
@@ -144,9 +149,6 @@ function placeLine(
   const read = reads.reduce<(typeof reads)[number] | null>((a, r) => (!a || r.score > a.score ? r : a), null);
   return best ?? { hit: null, span: read?.span ?? null };
 }
-
-/** Frame pixels from the edge within which a line read is cut by it. */
-const EDGE_NEAR = 4;
 
 /** A reading of characters of a line as a brand's words: its text score and character span. */
 export interface BrandReading {
