@@ -485,33 +485,65 @@ function shapeIoU(frame: GrayImage, quad: Quad, ex: ThumbExample, m: ColourModel
   const { cw, ch } = chromaPlane(frame.width, frame.height);
   const uv = frame.uv!;
   const H = exampleToFrame(quad, ex.width, ex.height);
-  const fx = ex.width / ex.tw;
-  const fy = ex.height / ex.th;
   let inter = 0;
   let union = 0;
+  const table = modelTable(m);
+  const { sx: gx, sy: gy, icon } = shapeGrid(ex, m, stride);
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = H;
+  for (let c = 0; c < icon.length; c++) {
+    const sx = gx[c];
+    const sy = gy[c];
+    const w = h6 * sx + h7 * sy + h8;
+    // frame pixel -> chroma pixel: (p + 0.5) / 2 - 0.5
+    const x = Math.round(((h0 * sx + h1 * sy + h2) / w + 0.5) / 2 - 0.5);
+    const y = Math.round(((h3 * sx + h4 * sy + h5) / w + 0.5) / 2 - 0.5);
+    const k = y * cw + x;
+    const inColour = x >= 0 && y >= 0 && x < cw && y < ch && table[uv[k] * 256 + uv[cw * ch + k]] === 1;
+    const inIcon = icon[c] === 1;
+    if (inIcon && inColour) inter++;
+    if (inIcon || inColour) union++;
+  }
+  return union ? inter / union : 0;
+}
+
+/** The cells of {@link shapeIoU}'s grid: their places in the example's pixels, and which lie in the icon. */
+interface ShapeGrid {
+  sx: Float64Array;
+  sy: Float64Array;
+  icon: Uint8Array;
+}
+
+const shapeGrids = new WeakMap<ColourModel, Map<number, ShapeGrid>>();
+
+/**
+ * The thumbnail grid of {@link shapeIoU} at `stride` (every `stride`-th cell), extended by the
+ * ring, as it is the same for every placement of the icon: made once per model and stride.
+ */
+function shapeGrid(ex: ThumbExample, m: ColourModel, stride: number): ShapeGrid {
+  let byStride = shapeGrids.get(m);
+  if (!byStride) shapeGrids.set(m, (byStride = new Map()));
+  const known = byStride.get(stride);
+  if (known) return known;
+  const fx = ex.width / ex.tw;
+  const fy = ex.height / ex.th;
   const mx = Math.round(ex.tw * RING);
   const my = Math.round(ex.th * RING);
-  const table = modelTable(m);
-  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = H;
   // at least 12 cells across each side: every fourth row of a wordmark's 64 x 16 grid would be
   // four rows, too few for its corners to find their place
   const stepX = Math.min(stride, Math.max(1, Math.floor(ex.tw / 12)));
   const stepY = Math.min(stride, Math.max(1, Math.floor(ex.th / 12)));
+  const sx: number[] = [];
+  const sy: number[] = [];
+  const icon: number[] = [];
   for (let j = -my; j < ex.th + my; j += stepY)
     for (let i = -mx; i < ex.tw + mx; i += stepX) {
-      const inIcon = i >= 0 && j >= 0 && i < ex.tw && j < ex.th && m.mask[j * ex.tw + i] >= 128;
-      const sx = (i + 0.5) * fx - 0.5;
-      const sy = (j + 0.5) * fy - 0.5;
-      const w = h6 * sx + h7 * sy + h8;
-      // frame pixel -> chroma pixel: (p + 0.5) / 2 - 0.5
-      const x = Math.round(((h0 * sx + h1 * sy + h2) / w + 0.5) / 2 - 0.5);
-      const y = Math.round(((h3 * sx + h4 * sy + h5) / w + 0.5) / 2 - 0.5);
-      const k = y * cw + x;
-      const inColour = x >= 0 && y >= 0 && x < cw && y < ch && table[uv[k] * 256 + uv[cw * ch + k]] === 1;
-      if (inIcon && inColour) inter++;
-      if (inIcon || inColour) union++;
+      sx.push((i + 0.5) * fx - 0.5);
+      sy.push((j + 0.5) * fy - 0.5);
+      icon.push(i >= 0 && j >= 0 && i < ex.tw && j < ex.th && m.mask[j * ex.tw + i] >= 128 ? 1 : 0);
     }
-  return union ? inter / union : 0;
+  const grid = { sx: Float64Array.from(sx), sy: Float64Array.from(sy), icon: Uint8Array.from(icon) };
+  byStride.set(stride, grid);
+  return grid;
 }
 
 /**
