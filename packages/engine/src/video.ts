@@ -99,12 +99,15 @@ export async function* streamFrames(
     /** ms: decode from here (frame times stay times in the video), and at most this long */
     startMs?: number;
     durationMs?: number;
+    /** decoder threads (ffmpeg's own choice when unset) */
+    threads?: number;
   },
 ): AsyncGenerator<SampledFrame> {
   const { width, height, sampleFps } = opts;
   const startMs = opts.startMs ?? 0;
   // Seeking before -i decodes from the keyframe before and drops frames up to the time: exact.
   const range = [
+    ...(opts.threads ? ['-threads', String(opts.threads)] : []),
     ...(startMs > 0 ? ['-ss', (startMs / 1000).toFixed(3)] : []),
     '-i',
     file,

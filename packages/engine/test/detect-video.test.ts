@@ -6,7 +6,15 @@ import { chromaPlane } from '../src/features.ts';
 import { loadLogo } from '../src/image-io.ts';
 import { streamFrames } from '../src/video.ts';
 import { compositeLogo, type RgbImage } from '../src/synth.ts';
-import { background, maxCornerError, tempDir, texturedLogoSvg, writeSvg, writeVideo } from './fixtures.ts';
+import {
+  background,
+  maxCornerError,
+  SERIEA_CLIP,
+  tempDir,
+  texturedLogoSvg,
+  writeSvg,
+  writeVideo,
+} from './fixtures.ts';
 
 const FPS = 10;
 const W = 640;
@@ -121,6 +129,22 @@ describe('streamFrames', () => {
     expect(got.map((g) => Math.round(g.level / 8))).toEqual([0, 3, 6, 9, 12, 15, 18, 21]);
     expect(got.map((g) => g.red > 180)).toEqual([false, false, true, true, true, true, true, true]);
     expect(got.every((g) => Math.abs(g.grey - 128) <= 3)).toBe(true);
+  });
+});
+
+describe('streamFrames on one decoder thread', () => {
+  it('gives the frames that ffmpeg decodes on its own threads, to the bit (a real H.264 broadcast clip)', async () => {
+    const sample = async (threads?: number) => {
+      const out: Buffer[] = [];
+      const opts = { sampleFps: 4, width: 848, height: 478, startMs: 2000, durationMs: 3000, threads };
+      for await (const f of streamFrames(SERIEA_CLIP, opts)) out.push(Buffer.from(f.data), Buffer.from(f.uv));
+      return out;
+    };
+    const own = await sample();
+    const one = await sample(1);
+    expect(own).toHaveLength(2 * 12);
+    expect(one.length).toBe(own.length);
+    one.forEach((b, i) => expect(b.equals(own[i])).toBe(true));
   });
 });
 
