@@ -123,6 +123,8 @@ export const MAX_FOLLOW_SECONDS = 3;
 const TEXT_INTERVAL_SECONDS = 2;
 /** The colour route looks for boards on one sample in this many seconds (`DetectorOptions.boardsEvery`). */
 const BOARDS_INTERVAL_SECONDS = 0.5;
+/** The keypoint route's half-size ORB pass runs on one sample in this many seconds (`DetectorOptions.coarseEvery`). */
+const COARSE_INTERVAL_SECONDS = 0.5;
 /**
  * A photo may be a close-up of one logo: the labelled photos hold a logo over 41 % of the image
  * (video frames: see MAX_FRAME_SHARE in hits.ts).
@@ -164,6 +166,7 @@ export async function analyzeVideo(
     ...DEFAULT_DETECTOR,
     textEvery: Math.max(1, Math.round(sampleFps * TEXT_INTERVAL_SECONDS)),
     boardsEvery: Math.max(1, Math.round(sampleFps * BOARDS_INTERVAL_SECONDS)),
+    coarseEvery: Math.max(1, Math.round(sampleFps * COARSE_INTERVAL_SECONDS)),
     ...opts.detector,
   };
   // ffmpeg starts and decodes the first frames while the detector threads start (each loads

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { halve, orbOn, PATCH_SIZE, type FeatureSet, type GrayImage } from '../src/features.ts';
 import { loadGray } from '../src/image-io.ts';
+import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { getCv, orbRuntime, type Cv } from '../src/opencv.ts';
+import { coarseSample, frameFeatures } from '../src/routes/keypoint-route.ts';
 import { exists, framePng, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
 const CROPS = join(import.meta.dirname, 'real-crops');
@@ -48,5 +50,45 @@ describe('ORB on the OpenCV 5 runtime', () => {
     expectSame(both(img), 2000);
     // the half-size pass for large logos
     expectSame(both(halve(img), { ...orb, nLevels: 4, maxFeatures: 2000 }), 300);
+  });
+});
+
+describe("a frame's keypoints", () => {
+  it.skipIf(!haveClip)(
+    'are the full-size pyramid, and with the half-size pass its keypoints after them at twice the scale',
+    async () => {
+      const file = join(await tempDir(), 'frame.png');
+      await writeFile(file, await framePng(SERIEA_CLIP, 8));
+      const img = await loadGray(file, 1280);
+      const fine = frameFeatures(cv, img, DEFAULT_DETECTOR, false);
+      const both = frameFeatures(cv, img, DEFAULT_DETECTOR, true);
+      expect(fine.count).toBeGreaterThan(1000);
+      expect(fine.count).toBeLessThanOrEqual(
+        Math.round((DEFAULT_DETECTOR.featuresPerMp * img.width * img.height) / 1e6),
+      );
+      expect(both.count).toBeGreaterThan(fine.count + 300);
+      expect(Buffer.from(both.desc.subarray(0, fine.count * 32)).equals(Buffer.from(fine.desc))).toBe(true);
+      expect(Array.from(both.xy.subarray(0, fine.count * 2))).toEqual(Array.from(fine.xy));
+      // the full pyramid's largest keypoints are PATCH_SIZE * 1.25^5; the half pass starts at twice PATCH_SIZE
+      const largest = Math.max(...fine.size);
+      expect(largest).toBeLessThan(PATCH_SIZE * 1.25 ** 5 + 0.01);
+      expect(Math.min(...both.size.subarray(fine.count))).toBeCloseTo(2 * PATCH_SIZE, 3);
+    },
+  );
+
+  it('take the half-size pass on the samples that coarseEvery names (the even ones at 2), the last one and a still', () => {
+    const at2 = { ...DEFAULT_DETECTOR, coarseEvery: 2 };
+    expect([0, 1, 2, 3, 4, 5].map((seq) => coarseSample(at2, seq))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(coarseSample(at2, 5, true)).toBe(true);
+    expect(coarseSample(at2, 5, false, true)).toBe(true);
+    const every = { ...DEFAULT_DETECTOR, coarseEvery: 1 };
+    expect([0, 1, 2, 3].every((seq) => coarseSample(every, seq))).toBe(true);
   });
 });

@@ -25,8 +25,13 @@ const SPREAD = 0.08;
 export const keypointRoute: Route = {
   name: 'keypoints',
   enabled: (opts) => opts.keypointRoute,
-  propose({ cv, frame, index, opts }: RouteInput): FrameHit[] {
-    const feats = frameFeatures(cv, frame, opts);
+  propose({ cv, frame, index, opts, seq, last }: RouteInput): FrameHit[] {
+    const feats = frameFeatures(
+      cv,
+      frame,
+      opts,
+      coarseSample(opts, seq, last, frame.maxLogoShare !== undefined),
+    );
     const matches = index.match(feats, 64, opts.brandsPerKeypoint);
     const byExample = new Map<number, Match[]>();
     for (const m of matches) {
@@ -53,19 +58,33 @@ export const keypointRoute: Route = {
   },
 };
 
-/** ORB keypoints of a frame: the full-size pyramid plus a half-size pass for large logos. */
+/**
+ * Whether sample `seq` of a video has ORB's half-size pass (see {@link DetectorOptions.coarseEvery}):
+ * every `coarseEvery`-th, from the first, and a span's last; a still image always.
+ */
+export function coarseSample(opts: DetectorOptions, seq = 0, last = false, still = false): boolean {
+  return still || last || seq % Math.max(1, opts.coarseEvery) === 0;
+}
+
+/**
+ * ORB keypoints of a frame: the full-size pyramid plus, with `coarse`, a half-size pass for large
+ * logos.
+ */
 export function frameFeatures(
   cv: Cv,
   frame: GrayImage,
   opts: DetectorOptions = DEFAULT_DETECTOR,
+  coarse = true,
 ): FeatureSet {
   const maxFeatures = Math.max(500, Math.round((opts.featuresPerMp * frame.width * frame.height) / 1e6));
   const orb = { nLevels: opts.nLevels, scaleFactor: 1.25, patchSize: PATCH_SIZE };
   // ORB's pyramid gives its coarse levels a small share of the keypoint budget, and large logos
   // live there; a second pass on the half-size frame with its own budget finds them
   // (benchmark, per frame: recall on 200+ px logos 0.14 -> 0.18 with a full budget).
+  const fine = computeOrb(cv, frame, { ...orb, maxFeatures });
+  if (!coarse) return fine;
   return mergeFeatures([
-    { f: computeOrb(cv, frame, { ...orb, maxFeatures }), scale: 1 },
+    { f: fine, scale: 1 },
     {
       f: computeOrb(cv, halve(frame), {
         ...orb,
