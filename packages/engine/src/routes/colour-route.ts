@@ -9,7 +9,7 @@ import type { DescriptorIndex } from '../descriptor-index.ts';
 import { chromaPlane, type GrayImage } from '../features.ts';
 import { exampleToFrame, isConvexClockwise, quadIoU, sides, type Quad } from '../geometry.ts';
 import { plausible, SAME_INSTANCE, trace, type DetectorOptions, type FrameHit } from '../hits.ts';
-import type { Route } from './route.ts';
+import { onSchedule, type Route } from './route.ts';
 
 /**
  * The colour route, for flat one-colour icons. ORB finds such a silhouette's corners, but their
@@ -624,7 +624,7 @@ export const colourRoute: Route = {
   enabled: (opts) => opts.colourRoute,
   propose({ frame, index, opts, found, seq, last }) {
     const still = frame.maxLogoShare !== undefined;
-    const boards = opts.boards && (still || last || ((seq ?? 0) + 1) % Math.max(1, opts.boardsEvery) === 0);
+    const boards = opts.boards && (still || onSchedule({ seq, last }, opts.boardsEvery, 1));
     let byBoards = modelsOf.get(index);
     if (!byBoards) modelsOf.set(index, (byBoards = new Map()));
     let models = byBoards.get(boards);

@@ -11,7 +11,7 @@ import { applyH, exampleToFrame, isConvexClockwise, projectRect, quadIoU, type Q
 import { chromaResidual, correlate, polishCorners, type ThumbExample } from '../appearance.ts';
 import { lost, plausible, trace, DEFAULT_DETECTOR, type DetectorOptions, type FrameHit } from '../hits.ts';
 import type { Cv } from '../opencv.ts';
-import type { Route, RouteInput } from './route.ts';
+import { onSchedule, type Route, type RouteInput } from './route.ts';
 
 const MAX_INSTANCES_PER_EXAMPLE = 3;
 /** Inlier keypoints must span this share of the example's area. */
@@ -63,7 +63,7 @@ export const keypointRoute: Route = {
  * every `coarseEvery`-th, from the first, and a span's last; a still image always.
  */
 export function coarseSample(opts: DetectorOptions, seq = 0, last = false, still = false): boolean {
-  return still || last || seq % Math.max(1, opts.coarseEvery) === 0;
+  return still || onSchedule({ seq, last }, opts.coarseEvery);
 }
 
 /**

@@ -31,3 +31,16 @@ export interface Route {
   enabled(opts: DetectorOptions): boolean;
   propose(input: RouteInput): FrameHit[] | Promise<FrameHit[]>;
 }
+
+/**
+ * Whether a route that runs on some samples only runs on this one: every `every`-th sample,
+ * those whose number plus `offset` it divides, and the span's last one (nothing after it would
+ * confirm or carry what the route finds there).
+ */
+export function onSchedule(
+  { seq, last }: Pick<RouteInput, 'seq' | 'last'>,
+  every: number,
+  offset = 0,
+): boolean {
+  return Boolean(last) || ((seq ?? 0) + offset) % Math.max(1, every) === 0;
+}

@@ -4,7 +4,7 @@ import { isConvexClockwise, nearEdge, projectRect, quadIoU, quadToQuad, type Qua
 import { EDGE_INSIDE, plausible, SAME_INSTANCE, trace, type FrameHit } from '../hits.ts';
 import { readText, regionRgb, type TextLine } from '../ocr.ts';
 import { matchText, MIN_MATCH, normaliseText, type TextMatch } from '../text-match.ts';
-import type { Route, RouteInput } from './route.ts';
+import { onSchedule, type Route, type RouteInput } from './route.ts';
 
 /**
  * The text route, for wordmarks: sponsor boards, shirts and overlays are mostly words, and their
@@ -39,7 +39,7 @@ export const textRoute: Route = {
   name: 'text',
   enabled: (opts) => opts.textRoute,
   async propose({ frame, index, opts, found, seq, last }: RouteInput): Promise<FrameHit[]> {
-    if (!last && ((seq ?? 0) + opts.textPhase) % Math.max(1, opts.textEvery) !== 0) return [];
+    if (!onSchedule({ seq, last }, opts.textEvery, opts.textPhase)) return [];
     if (!index.examples.some((e) => e.text.length > 0)) return [];
     // lines found at most textSide px on the long side, and read on the frame's own pixels
     const rgb = regionRgb(frame, 0, 0, frame.width, frame.height);
