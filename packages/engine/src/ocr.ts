@@ -74,15 +74,26 @@ export function useRewrittenModels(on: boolean): void {
 }
 
 async function session(file: string): Promise<ort.InferenceSession> {
-  const bytes = new Uint8Array(await readFile(file));
-  if (!rewritten) return ort.InferenceSession.create(bytes, ONE_THREAD);
+  return modelSession(new Uint8Array(await readFile(file)), file, rewritten);
+}
+
+/**
+ * A session of a model's bytes, as {@link fuseModel} rewrites them when `rewrite`; a model that
+ * the rewrite refuses runs as it is, with a warning (`name` says which).
+ */
+export async function modelSession(
+  bytes: Uint8Array,
+  name: string,
+  rewrite: boolean,
+): Promise<ort.InferenceSession> {
+  if (!rewrite) return ort.InferenceSession.create(bytes, ONE_THREAD);
   let model: Uint8Array = bytes;
   try {
     model = fuseModel(bytes).bytes;
   } catch (e) {
     // another version of the models package, with an operator the rewrite does not convert: the
     // same readings from the package's model as it is, a little slower
-    process.emitWarning(`${file} runs as shipped: ${(e as Error).message}`, 'OcrModelRewrite');
+    process.emitWarning(`${name} runs as shipped: ${(e as Error).message}`, 'OcrModelRewrite');
   }
   return ort.InferenceSession.create(model, ONE_THREAD);
 }

