@@ -150,16 +150,19 @@ export function polishCorners(
 export function descendCorners(
   quad: Quad,
   value: number,
-  objective: (q: Quad) => number,
+  objective: (q: Quad, bar: number) => number,
   steps: { from: number; to: number; sweeps: number },
 ): { quad: Quad; value: number } {
   let q = quad;
   let best = value;
   const tried = new Map<string, number>();
+  // `bar`: a move is taken only above it, and the best only rises, so an objective may stop as
+  // soon as it knows its value is at most the bar, and give any value between its own and the bar
+  // (a value remembered for a quad then still refuses it whenever it is tried again)
   const evaluate = (t: Quad) => {
     const key = t.join();
     let v = tried.get(key);
-    if (v === undefined) tried.set(key, (v = objective(t)));
+    if (v === undefined) tried.set(key, (v = objective(t, best + 1e-4)));
     return v;
   };
   for (let step = steps.from; step >= steps.to; step /= 2) {

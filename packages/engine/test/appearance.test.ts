@@ -1,9 +1,15 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { correlate, exampleFromFrame, sampleGrid, type ThumbExample } from '../src/appearance.ts';
+import {
+  correlate,
+  descendCorners,
+  exampleFromFrame,
+  sampleGrid,
+  type ThumbExample,
+} from '../src/appearance.ts';
 import { decodeThumbs } from '../src/brand-index.ts';
 import { halve, type GrayImage } from '../src/features.ts';
-import { applyH, exampleToFrame } from '../src/geometry.ts';
+import { applyH, exampleToFrame, type Quad } from '../src/geometry.ts';
 import { loadGray } from '../src/image-io.ts';
 import { buildBrandIndex } from '../src/index.ts';
 import { background, rng, tempDir, texturedLogoSvg, writePng, writeSvg } from './fixtures.ts';
@@ -199,5 +205,31 @@ describe('correlate', () => {
     const H = exampleToFrame([700, 200, 900, 210, 896, 260, 702, 252], cut.width, cut.height);
     expect(correlate(frame, H, cut)).toBe(referenceCorrelate(frame, H, cut));
     expect(correlate(frame, H, cut)).toBeGreaterThan(0.95);
+  });
+});
+
+describe('descendCorners with an objective that stops at the bar', () => {
+  it('takes the same path as with the exact objective', () => {
+    // a bumpy objective over the 8 corner coordinates (a peak near a target quad, with ripples)
+    const target = [103, 48, 260, 55, 255, 140, 98, 131];
+    const exact = (q: Quad) =>
+      1 / (1 + q.reduce((s, v, k) => s + ((v - target[k]) / 20) ** 2, 0)) +
+      0.01 * Math.sin(q.join().length * 7);
+    let stopped = 0;
+    // what an objective may give once it knows its value is at most the bar: any value up to the bar
+    const early = (q: Quad, bar: number) => {
+      const v = exact(q);
+      if (v > bar) return v;
+      stopped++;
+      return (v + bar) / 2;
+    };
+    const start: Quad = [80, 30, 300, 30, 300, 170, 80, 170];
+    const steps = { from: 16, to: 0.5, sweeps: 6 };
+    const a = descendCorners(start, exact(start), exact, steps);
+    const b = descendCorners(start, exact(start), early, steps);
+    expect(stopped).toBeGreaterThan(50);
+    expect(b.quad).toEqual(a.quad);
+    expect(b.value).toBe(a.value);
+    expect(a.value).toBeGreaterThan(0.5);
   });
 });

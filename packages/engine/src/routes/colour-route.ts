@@ -400,7 +400,8 @@ export function detectByColour(
     if (Math.abs(fill - m.fill) > 0.3) continue;
     const quad = [x0, y0, x0 + w, y0, x0 + w, y0 + h, x0, y0 + h];
     // the outline's overlap over the region's box, before any fitting
-    const first = shapeIoU(frame, quad, index.examples[m.example], m, 4);
+    // (below the bar it may stop early: such a region is dropped whatever its overlap)
+    const first = shapeIoU(frame, quad, index.examples[m.example], m, 4, MIN_FIRST_IOU - 1e-6);
     if (first >= MIN_FIRST_IOU) candidates.push({ quad, model: m, first });
   }
   candidates.sort((a, b) => b.first - a.first);
@@ -479,18 +480,32 @@ const RING = 0.2;
  * How well the pixels of the icon's colour in the frame fill the icon's outline placed at `quad`:
  * intersection over union on the example's thumbnail grid (every `stride`-th cell), extended by a
  * ring around the box: an icon is a figure on a ground of another colour, and a patch of the
- * colour that goes on past the outline (sky, a shirt, a board) is not one.
+ * colour that goes on past the outline (sky, a shirt, a board) is not one. With `bar`, it stops
+ * as soon as the cells still to come cannot lift it over the bar, and returns a bound of its value
+ * that is at most the bar (a caller that drops what is not over the bar decides the same).
  */
-function shapeIoU(frame: GrayImage, quad: Quad, ex: ThumbExample, m: ColourModel, stride: number): number {
+function shapeIoU(
+  frame: GrayImage,
+  quad: Quad,
+  ex: ThumbExample,
+  m: ColourModel,
+  stride: number,
+  bar = -Infinity,
+): number {
   const { cw, ch } = chromaPlane(frame.width, frame.height);
   const uv = frame.uv!;
   const H = exampleToFrame(quad, ex.width, ex.height);
   let inter = 0;
   let union = 0;
   const table = modelTable(m);
-  const { sx: gx, sy: gy, icon } = shapeGrid(ex, m, stride);
+  const { sx: gx, sy: gy, icon, iconFrom } = shapeGrid(ex, m, stride);
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = H;
   for (let c = 0; c < icon.length; c++) {
+    if ((c & 63) === 0 && c > 0) {
+      // each icon cell still to come adds one to the union and at most one to the intersection
+      const bound = (inter + iconFrom[c]) / (union + iconFrom[c]);
+      if (bound <= bar) return bound;
+    }
     const sx = gx[c];
     const sy = gy[c];
     const w = h6 * sx + h7 * sy + h8;
@@ -511,6 +526,8 @@ interface ShapeGrid {
   sx: Float64Array;
   sy: Float64Array;
   icon: Uint8Array;
+  /** icon cells from each cell on */
+  iconFrom: Int32Array;
 }
 
 const shapeGrids = new WeakMap<ColourModel, Map<number, ShapeGrid>>();
@@ -541,7 +558,14 @@ function shapeGrid(ex: ThumbExample, m: ColourModel, stride: number): ShapeGrid 
       sy.push((j + 0.5) * fy - 0.5);
       icon.push(i >= 0 && j >= 0 && i < ex.tw && j < ex.th && m.mask[j * ex.tw + i] >= 128 ? 1 : 0);
     }
-  const grid = { sx: Float64Array.from(sx), sy: Float64Array.from(sy), icon: Uint8Array.from(icon) };
+  const iconFrom = new Int32Array(icon.length + 1);
+  for (let c = icon.length - 1; c >= 0; c--) iconFrom[c] = iconFrom[c + 1] + icon[c];
+  const grid = {
+    sx: Float64Array.from(sx),
+    sy: Float64Array.from(sy),
+    icon: Uint8Array.from(icon),
+    iconFrom,
+  };
   byStride.set(stride, grid);
   return grid;
 }
@@ -561,7 +585,7 @@ function fitShape(
   let q = quad.slice();
   let best = first;
   const descend = (from: number, to: number, stride: number) => {
-    const objective = (t: Quad) => shapeIoU(frame, t, ex, m, stride);
+    const objective = (t: Quad, bar = -Infinity) => shapeIoU(frame, t, ex, m, stride, bar);
     ({ quad: q, value: best } = descendCorners(q, objective(q), objective, { from, to, sweeps: 6 }));
   };
   // A fit that is still far below the bar after a phase is not worth the finer ones (benchmark,
