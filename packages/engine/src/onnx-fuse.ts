@@ -76,7 +76,8 @@ function values(t: Tensor): Float64Array {
   }
   if (t.dataType === FLOAT) return Float64Array.from(t.floatData ?? []);
   if (t.dataType === INT64) return Float64Array.from((t.int64Data ?? []).map(toNumber));
-  return Float64Array.from(t.int32Data ?? []);
+  if (t.dataType === onnx.TensorProto.DataType.INT32) return Float64Array.from(t.int32Data ?? []);
+  throw new Error(`onnx-fuse: tensor ${t.name} of data type ${t.dataType} is not read`);
 }
 
 function floatTensor(name: string, dims: number[], data: ArrayLike<number>): Tensor {
@@ -262,6 +263,8 @@ function toOpset14(model: onnxProto.onnx.IModelProto, consts: Map<string, Tensor
   if (!main) throw new Error('onnx-fuse: the model imports no default opset');
   const from = toNumber(main.version);
   if (from > TARGET_OPSET) throw new Error(`onnx-fuse: opset ${from} is newer than ${TARGET_OPSET}`);
+  // the operators below are known from opset 9 on (Cast, BatchNormalization and others changed before)
+  if (from < 9) throw new Error(`onnx-fuse: opset ${from} is older than 9`);
   const nodes = graph.node ?? [];
   const shapes = inferShapes(nodes, graph.input ?? [], consts);
   for (const n of nodes) {
