@@ -16,9 +16,12 @@ const t0 = performance.now();
 // until the first frame is through: the detector threads start (each loads OpenCV's WASM, the
 // ONNX models and the brands' index), which a long video or a warm worker pays once
 let startup = NaN;
+// (an engine before the detector threads' waits were counted leaves them unset)
+const stats: { detectorWaitSeconds?: number[] } = {};
 const res = await analyzeVideo(video, brands, {
   sampleFps: Number(fps),
   analysisHeight: Number(height),
+  stats,
   onProgress: (p) => {
     if (p > 0 && Number.isNaN(startup)) startup = (performance.now() - t0) / 1000;
   },
@@ -52,5 +55,5 @@ function childrenCpu(): number {
   }
 }
 process.stdout.write(
-  `${JSON.stringify({ wall, startup, cpu, childCpu: childrenCpu(), duration: info.duration, detections: res.detections.length, maxRssMb: peakRssMb() })}\n`,
+  `${JSON.stringify({ wall, startup, cpu, childCpu: childrenCpu(), duration: info.duration, detections: res.detections.length, maxRssMb: peakRssMb(), detectorWait: stats.detectorWaitSeconds ?? null })}\n`,
 );

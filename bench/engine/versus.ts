@@ -10,7 +10,8 @@
  * alternating base and current so that a change of load on the machine hits both alike. Prints x
  * real time, CPU seconds per video second (of the engine's process, and of ffmpeg's decoding
  * beside it), peak RSS and the start-up time (until the first frame is through: the detector
- * threads load OpenCV, the ONNX models and the index) for each, and the ratios.
+ * threads load OpenCV, the ONNX models and the index) for each, the seconds the detector threads
+ * spent without a frame between their first and last (a stall of the pipeline), and the ratios.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -53,7 +54,11 @@ const video = join(OUT, `broadcast-${args.seconds}s-720p.mp4`);
 if (!existsSync(video)) await broadcastVideo(video, Number(args.seconds), 1280, 720);
 
 /** Runs a script of a version's tree in its own process; resolves with its last JSON line. */
-function child(tree: string, script: string, argv: string[]): Promise<Record<string, number>> {
+function child(
+  tree: string,
+  script: string,
+  argv: string[],
+): Promise<Record<string, number> & { detectorWait?: number[] | null }> {
   return new Promise((res, rej) => {
     const p = spawn(process.execPath, ['--import', 'tsx', join(tree, script), ...argv], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -100,6 +105,8 @@ type Row = {
   rss: number;
   startup: number;
   duration: number;
+  /** seconds the detector threads (summed) waited for a frame mid-run; null for an engine that does not count them */
+  wait: number | null;
 };
 const rows: Row[] = [];
 for (let round = 0; round < Number(args.rounds); round++) {
@@ -119,6 +126,7 @@ for (let round = 0; round < Number(args.rounds); round++) {
         rss: r.maxRssMb,
         startup: r.startup,
         duration: r.duration,
+        wait: r.detectorWait ? r.detectorWait.reduce((a, b) => a + b, 0) : null,
       });
       console.error(`  ${v.name}, ${n} brands: ${(r.duration / r.wall).toFixed(2)}x real time`);
     }
@@ -133,15 +141,15 @@ console.log(
 );
 console.log('');
 console.log(
-  '| brands | version | x real time | CPU s per video s | ffmpeg CPU s per video s | peak RSS MB | start-up s | x real time after start-up |',
+  '| brands | version | x real time | CPU s per video s | ffmpeg CPU s per video s | peak RSS MB | start-up s | x real time after start-up | detector threads without a frame, s |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 const at = (name: string, n: number) => rows.filter((r) => r.version === name && r.brands === n);
 for (const n of counts)
   for (const v of versions) {
     const r = at(v.name, n);
     console.log(
-      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${mean(r.map((x) => x.decodePerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} |`,
+      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${mean(r.map((x) => x.decodePerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} | ${r.map((x) => (x.wait === null ? 'n/a' : x.wait.toFixed(1))).join(', ')} |`,
     );
   }
 console.log('');

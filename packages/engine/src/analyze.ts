@@ -100,6 +100,14 @@ export interface AnalyzeVideoOptions {
    * threads are started and ended with the analysis.
    */
   warm?: WarmDetectors;
+  /** Filled in when the analysis ends well: how the detector threads fared (for benchmarks). */
+  stats?: AnalysisStats;
+}
+
+/** See {@link AnalyzeVideoOptions.stats}. */
+export interface AnalysisStats {
+  /** per detector thread, seconds without a frame to work on between its first and its last */
+  detectorWaitSeconds?: number[];
 }
 
 /** Defaults chosen from the benchmark (bench/engine). */
@@ -192,6 +200,8 @@ export async function analyzeVideo(
     throw err;
   }
   let ended = false;
+  // a kept pool's waits so far belong to the analyses before
+  const waitedBefore = pool.waitedSeconds;
   const thumbs = thumbTable(brands);
   const words = detector.wordCheck ? wordCheck(brands, thumbs) : null;
   let seq = 0;
@@ -292,6 +302,8 @@ export async function analyzeVideo(
     if (held) send(held, true);
     while (inFlight.length) await settle();
     ended = true;
+    if (opts.stats)
+      opts.stats.detectorWaitSeconds = pool.waitedSeconds.map((s, k) => s - (waitedBefore[k] ?? 0));
   } finally {
     // kept for the next analysis only when this one ended well (nothing in flight, no error)
     if (opts.warm && ended) await opts.warm.keep(pool, brands, workers, detector);

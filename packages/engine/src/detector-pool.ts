@@ -24,6 +24,14 @@ type Pending = {
 const PER_WORKER = 2;
 
 /**
+ * Frames in flight per worker thread (see {@link DetectorPool.parallelism}). With 3, each of the
+ * two detector threads of the throughput clip (120 s at 1280x720, 50 brands) waited 9-10 s in
+ * all for a frame while the analysis waited for a text-read frame on the other; with 8, 2-2.5 s
+ * (mostly at the start and the end). 16 frames in flight hold 22 MB at 720p.
+ */
+const FRAMES_PER_WORKER = 8;
+
+/**
  * Runs the frame detector on `size` worker threads (or inline when size is 0 or workers cannot
  * start). Each worker holds its own copy of the shared descriptor index (a few MB for 200 brands).
  */
@@ -34,6 +42,10 @@ export class DetectorPool {
   private readonly busy: number[];
   /** frames not sent to a worker yet, oldest first */
   private readonly queue: { id: number; frame: GrayImage; seq: number; last: boolean }[] = [];
+  /** ms each worker has waited for a frame, from its first frame on (see {@link waitedSeconds}) */
+  private readonly waited: number[];
+  /** when each worker last ran out of frames; -1 while it has one, or before its first */
+  private readonly idleSince: number[];
 
   private constructor(
     private readonly workers: Worker[],
@@ -41,6 +53,8 @@ export class DetectorPool {
     private readonly opts: DetectorOptions,
   ) {
     this.busy = workers.map(() => 0);
+    this.waited = workers.map(() => 0);
+    this.idleSince = workers.map(() => -1);
     for (const [k, w] of workers.entries()) {
       w.on(
         'message',
@@ -48,7 +62,7 @@ export class DetectorPool {
           const p = this.pending.get(m.id);
           if (!p) return;
           this.pending.delete(m.id);
-          this.busy[k]--;
+          if (--this.busy[k] === 0) this.idleSince[k] = performance.now();
           this.pump();
           if (m.type === 'hits') p.resolve({ hits: m.hits!, frame: m.frame! });
           else p.reject(new Error(m.message));
@@ -59,11 +73,22 @@ export class DetectorPool {
   }
 
   /**
-   * Number of frames worth keeping in flight: a few per worker, so that a worker is not left
-   * idle while another spends a while on one frame (a frame that the text route reads).
+   * Number of frames worth keeping in flight (sent and not yet taken in frame order by the
+   * analysis): enough per worker that a worker is not left idle while another spends a while on
+   * one frame. The analysis takes results in frame order, so while the oldest frame is one that
+   * the text route reads (4-5 times a plain frame's time), the other worker must find work
+   * further on (see {@link FRAMES_PER_WORKER}).
    */
   get parallelism(): number {
-    return Math.max(1, this.workers.length * 3);
+    return Math.max(1, this.workers.length * FRAMES_PER_WORKER);
+  }
+
+  /**
+   * Seconds each worker thread has spent without a frame between its first frame and its last
+   * (a pipeline stall, where a core may have nothing to do): printed by the throughput benchmark.
+   */
+  get waitedSeconds(): number[] {
+    return this.waited.map((ms) => ms / 1000);
   }
 
   /** Whether every worker thread still runs (a kept pool whose thread died is not taken again). */
@@ -118,6 +143,10 @@ export class DetectorPool {
       if (this.busy[k] >= PER_WORKER) return;
       const { id, frame, seq, last } = this.queue.shift()!;
       this.busy[k]++;
+      if (this.idleSince[k] >= 0) {
+        this.waited[k] += performance.now() - this.idleSince[k];
+        this.idleSince[k] = -1;
+      }
       this.workers[k].postMessage({ type: 'frame', id, frame, seq, last }, transferList(frame));
     }
   }

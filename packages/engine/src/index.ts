@@ -25,6 +25,7 @@ export {
   DEFAULT_SAMPLE_FPS,
   DEFAULT_ANALYSIS_HEIGHT,
   type AnalyzeVideoOptions,
+  type AnalysisStats,
   type EngineDetection,
   type MediaAnalysis,
 } from './analyze.ts';

@@ -34,6 +34,30 @@ describe('detector pool', () => {
     expect(await exitCode([])).toBe(7);
   });
 
+  it('counts the time a thread spends without a frame between its first and its last', async () => {
+    const brand = await buildBrandIndex({
+      id: 'club',
+      name: 'Inter Club',
+      examples: [{ id: 1, file: await wordmarkSvg('INTER CLUB') }],
+    });
+    const pool = await DetectorPool.create([brand], 2, { ...DEFAULT_DETECTOR, textRoute: false });
+    try {
+      const frame = () => ({ width: 320, height: 180, data: new Uint8Array(320 * 180).fill(90) });
+      // nothing before a thread's first frame counts
+      expect(pool.waitedSeconds).toEqual([0, 0]);
+      await pool.detect(frame(), 0);
+      await new Promise((r) => setTimeout(r, 300));
+      // the first thread, free again, takes the next frame; the second has had none
+      await pool.detect(frame(), 1);
+      const [first, second] = pool.waitedSeconds;
+      expect(first).toBeGreaterThanOrEqual(0.3);
+      expect(first).toBeLessThan(10);
+      expect(second).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   // Terminating a worker thread from outside while onnxruntime-node runs a model in it aborts
   // the whole process ("terminate called after throwing an instance of 'Napi::Error'"): before
   // the pool asked its threads to end themselves, this test's process died at close() in most
