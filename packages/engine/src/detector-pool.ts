@@ -24,10 +24,10 @@ type Pending = {
 const PER_WORKER = 2;
 
 /**
- * Frames in flight per worker thread (see {@link DetectorPool.parallelism}). With 3, each of the
- * two detector threads of the throughput clip (120 s at 1280x720, 50 brands) waited 9-10 s in
- * all for a frame while the analysis waited for a text-read frame on the other; with 8, 2-2.5 s
- * (mostly at the start and the end). 16 frames in flight hold 22 MB at 720p.
+ * Frames in flight per worker thread (see {@link DetectorPool.parallelism}). With 3, the two
+ * detector threads of the throughput clip (120 s at 1280x720, 50 brands) waited 8.6 and 11.2 s
+ * for a frame ({@link DetectorPool.waitedSeconds}) while the analysis waited for a text-read
+ * frame on the other; with 8, 1.5 and 2.1 s. 16 frames in flight hold 22 MB at 720p.
  */
 const FRAMES_PER_WORKER = 8;
 
