@@ -210,8 +210,8 @@ export async function analyzeVideo(
     throw err;
   }
   let ended = false;
-  // a kept pool's waits so far belong to the analyses before
-  const waitedBefore = pool.waitedSeconds;
+  // a kept pool's waits so far, and the time since its last analysis, are not this one's
+  pool.resetWaits();
   const thumbs = thumbTable(brands);
   const words = detector.wordCheck ? wordCheck(brands, thumbs) : null;
   let seq = 0;
@@ -312,8 +312,7 @@ export async function analyzeVideo(
     if (held) send(held, true);
     while (inFlight.length) await settle();
     ended = true;
-    if (opts.stats)
-      opts.stats.detectorWaitSeconds = pool.waitedSeconds.map((s, k) => s - (waitedBefore[k] ?? 0));
+    if (opts.stats) opts.stats.detectorWaitSeconds = pool.waitedSeconds;
   } finally {
     // kept for the next analysis only when this one ended well (nothing in flight, no error)
     if (opts.warm && ended) await opts.warm.keep(pool, brands, workers, detector);

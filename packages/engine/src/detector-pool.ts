@@ -91,6 +91,15 @@ export class DetectorPool {
     return this.waited.map((ms) => ms / 1000);
   }
 
+  /**
+   * Starts {@link waitedSeconds} afresh, as if no thread had had a frame yet: an analysis that
+   * takes a kept pool counts neither the waits of the analyses before nor the time between them.
+   */
+  resetWaits(): void {
+    this.waited.fill(0);
+    this.idleSince.fill(-1);
+  }
+
   /** Whether every worker thread still runs (a kept pool whose thread died is not taken again). */
   get alive(): boolean {
     // threadId is -1 once a thread has ended

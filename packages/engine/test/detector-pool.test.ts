@@ -53,6 +53,12 @@ describe('detector pool', () => {
       expect(first).toBeGreaterThanOrEqual(0.3);
       expect(first).toBeLessThan(10);
       expect(second).toBe(0);
+      // a later analysis on the same (kept) pool starts its count afresh: the time since the
+      // last frame is not a wait of its own
+      pool.resetWaits();
+      await new Promise((r) => setTimeout(r, 100));
+      await pool.detect(frame(), 2);
+      expect(pool.waitedSeconds).toEqual([0, 0]);
     } finally {
       await pool.close();
     }
