@@ -140,16 +140,6 @@ const COARSE_INTERVAL_SECONDS = 0.5;
 const IMAGE_MAX_LOGO_SHARE = 0.8;
 /** Largest side at which still images are analysed. */
 const IMAGE_MAX_SIDE = 1920;
-/**
- * A still image whose long side is under this is analysed enlarged towards it, at most
- * {@link IMAGE_MAX_UPSCALE} times: a mark of 40-60 px in a 512 px product photo gives ORB few
- * keypoints of its 23 px patch (and DBNet reads a 640 px input off a larger image). On the real
- * set's photos (most 512 px), with the brands' files: one Adidas mark more found (17 against 16
- * of 19 leave one out, `real-photos.ts`) and an off-quad Puma detection fewer (CRF 18 report),
- * nothing lost; with examples cut from other photos the same 17 of 19.
- */
-const IMAGE_MIN_SIDE = 1024;
-const IMAGE_MAX_UPSCALE = 2;
 
 /**
  * Finds the brands' logos in a video: streams sampled grey frames from ffmpeg, detects per frame
@@ -335,10 +325,7 @@ export async function analyzeImage(
   brands: BrandIndex[],
   opts: { detector?: Partial<DetectorOptions> } = {},
 ): Promise<MediaAnalysis> {
-  const img = {
-    ...(await loadGray(file, IMAGE_MAX_SIDE, { minSide: IMAGE_MIN_SIDE, maxScale: IMAGE_MAX_UPSCALE })),
-    maxLogoShare: IMAGE_MAX_LOGO_SHARE,
-  };
+  const img = { ...(await loadGray(file, IMAGE_MAX_SIDE)), maxLogoShare: IMAGE_MAX_LOGO_SHARE };
   const detector = { ...DEFAULT_DETECTOR, ...opts.detector };
   const pool = await DetectorPool.create(brands, 0, detector);
   const sx = img.originalWidth / img.width;

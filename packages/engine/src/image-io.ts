@@ -112,14 +112,10 @@ export async function logoToGray(
   return { width: width + 2 * pad, height: height + 2 * pad, data: new Uint8Array(data), scale };
 }
 
-/**
- * Loads any still image (png/jpg/webp/svg) as grey, downscaled to at most `maxSide`, or, when its
- * long side is under `enlarge.minSide`, enlarged towards it by at most `enlarge.maxScale` times.
- */
+/** Loads any still image (png/jpg/webp/svg) as grey, downscaled to at most `maxSide`. */
 export async function loadGray(
   file: string,
   maxSide: number,
-  enlarge: { minSide: number; maxScale: number } = { minSide: 0, maxScale: 1 },
 ): Promise<GrayImage & { originalWidth: number; originalHeight: number }> {
   let rgb;
   try {
@@ -136,9 +132,7 @@ export async function loadGray(
   const meta = await sharp(rgb.data, { raw }).greyscale().raw().toBuffer({ resolveWithObject: true });
   const ow = meta.info.width;
   const oh = meta.info.height;
-  const long = Math.max(ow, oh);
-  const scale =
-    long < enlarge.minSide ? Math.min(enlarge.maxScale, enlarge.minSide / long) : Math.min(1, maxSide / long);
+  const scale = Math.min(1, maxSide / Math.max(ow, oh));
   const { data, info } = await sharp(meta.data, {
     raw: { width: ow, height: oh, channels: meta.info.channels },
   })

@@ -8,7 +8,7 @@
  */
 
 /** Bump whenever results would change for the same input and brand indexes. */
-export const ENGINE_VERSION = '0.50.0';
+export const ENGINE_VERSION = '0.49.0';
 
 export {
   buildBrandIndex,
