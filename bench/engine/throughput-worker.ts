@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { analyzeVideo, deserializeBrandIndex, probeVideo } from '../../packages/engine/src/index.ts';
+import {
+  analyzeVideo,
+  deserializeBrandIndex,
+  probeVideo,
+  type AnalysisStats,
+} from '../../packages/engine/src/index.ts';
 
 const [video, list, fps, height] = process.argv.slice(2);
 const files = JSON.parse(await readFile(list, 'utf8')) as string[];
@@ -17,7 +22,7 @@ const t0 = performance.now();
 // ONNX models and the brands' index), which a long video or a warm worker pays once
 let startup = NaN;
 // (an engine before the detector threads' waits were counted leaves them unset)
-const stats: { detectorWaitSeconds?: number[] } = {};
+const stats: AnalysisStats = {};
 const res = await analyzeVideo(video, brands, {
   sampleFps: Number(fps),
   analysisHeight: Number(height),
