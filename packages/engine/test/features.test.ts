@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { halve, orbOn, PATCH_SIZE, type FeatureSet, type GrayImage } from '../src/features.ts';
+import { halve, orbOn, orbOpenCv, PATCH_SIZE, type FeatureSet, type GrayImage } from '../src/features.ts';
 import { loadGray } from '../src/image-io.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { getCv, orbRuntime, type Cv } from '../src/opencv.ts';
 import { coarseSample, frameFeatures } from '../src/routes/keypoint-route.ts';
-import { exists, framePng, SERIEA_CLIP, tempDir } from './fixtures.ts';
+import { committedWasmDiffers, exists, framePng, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
 const CROPS = join(import.meta.dirname, 'real-crops');
 const orb = { maxFeatures: 4000, nLevels: 6, scaleFactor: 1.25, patchSize: PATCH_SIZE };
@@ -17,9 +17,12 @@ beforeAll(async () => {
   cv = await getCv();
 });
 
-/** ORB of one image by OpenCV 4.5.2 and by the 5.0 runtime that the engine computes it with. */
+/**
+ * ORB of one image by OpenCV 4.5.2's own `detectAndCompute`, and as the engine computes it: the
+ * 5.0 runtime's `detect`, with the descriptors of orb.wasm.
+ */
 function both(img: GrayImage, opts = orb): [FeatureSet, FeatureSet] {
-  return [orbOn(cv, img, opts), orbOn(orbRuntime(cv), img, opts)];
+  return [orbOpenCv(cv, img, opts), orbOn(orbRuntime(cv), img, opts)];
 }
 
 function expectSame([a, b]: [FeatureSet, FeatureSet], least: number) {
@@ -31,15 +34,36 @@ function expectSame([a, b]: [FeatureSet, FeatureSet], least: number) {
   expect(Array.from(b.angle)).toEqual(Array.from(a.angle));
 }
 
-describe('ORB on the OpenCV 5 runtime', () => {
+describe('ORB on the OpenCV 5 runtime, with the descriptors of orb.wasm', () => {
+  it('runs the committed orb.wasm, which is what `npm run build:wasm` makes of assembly/orb.ts', async () => {
+    expect(await committedWasmDiffers('orb')).toBeNull();
+  });
+
   it('is a runtime of its own beside 4.5.2', () => {
     expect(orbRuntime(cv)).not.toBe(cv);
     expect(orbRuntime(cv).ORB).toBeTypeOf('function');
   });
 
   it("gives 4.5.2's keypoints and descriptors to the bit on small real crops (as a brand's examples)", async () => {
-    for (const name of ['adidas-shorts.jpg', 'adidas-stretched.jpg', 'puma-shorts.jpg'])
-      expectSame(both(await loadGray(join(CROPS, name), 640)), 15);
+    for (const name of ['adidas-shorts.jpg', 'adidas-stretched.jpg', 'puma-shorts.jpg']) {
+      const img = await loadGray(join(CROPS, name), 640);
+      expectSame(both(img), 15);
+      // as the brand index computes an example's keypoints
+      expectSame(both(img, { maxFeatures: 1500, nLevels: 3, scaleFactor: 1.2, patchSize: PATCH_SIZE }), 15);
+    }
+  });
+
+  it('and on odd sizes, where the levels round their sides, and on an image without a keypoint', async () => {
+    const img = await loadGray(join(CROPS, 'adidas-stretched.jpg'), 640);
+    // crop to odd sides: the top-left (w - 7) x (h - 3)
+    const w = img.width - 7;
+    const h = img.height - 3;
+    const data = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) data.set(img.data.subarray(y * img.width, y * img.width + w), y * w);
+    expectSame(both({ width: w, height: h, data }, { ...orb, nLevels: 8 }), 15);
+    const flat = both({ width: 101, height: 77, data: new Uint8Array(101 * 77).fill(90) });
+    expect(flat[1].count).toBe(0);
+    expectSame(flat, 0);
   });
 
   // skipped where ../shared's footage is not beside the checkout

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { access, mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import asc from 'assemblyscript/asc';
 import sharp from 'sharp';
 import type { RgbImage } from '../src/synth.ts';
 
@@ -192,4 +193,23 @@ export function quadBox(quad: number[], imageWidth: number, imageHeight: number)
     Math.min(imageWidth, Math.ceil(Math.max(...xs))) - left,
     Math.min(imageHeight, Math.ceil(Math.max(...ys))) - top,
   ];
+}
+
+/**
+ * Builds `assembly/<name>.ts` as the package's `build:wasm:<name>` script does, into a temporary
+ * file, and says whether the result equals the committed `src/<name>.wasm` (null when it does, or
+ * the compiler's complaint or "differs").
+ */
+export async function committedWasmDiffers(name: string): Promise<string | null> {
+  const engine = join(import.meta.dirname, '..');
+  const pkg = JSON.parse(await readFile(join(engine, 'package.json'), 'utf8'));
+  const args: string[] = pkg.scripts[`build:wasm:${name}`].split(' ').slice(1);
+  const out = join(await tempDir(), `${name}.wasm`);
+  args[args.indexOf('-o') + 1] = out;
+  args[args.indexOf(`assembly/${name}.ts`)] = join(engine, `assembly/${name}.ts`);
+  const { error, stderr } = await asc.main(args);
+  if (error) return `${error.message}\n${stderr.toString()}`;
+  return Buffer.compare(await readFile(out), await readFile(join(engine, `src/${name}.wasm`))) === 0
+    ? null
+    : 'differs';
 }
