@@ -7,9 +7,11 @@
  * the same node_modules). Each version builds its own indexes of the same catalogue logos (the
  * benchmark's seed 1 catalogue), then every measurement runs in its own process
  * (this tree's throughput-worker.ts, copied into the base's, so that both are measured alike),
- * alternating base and current so that a change of load on the machine hits both alike. Prints x
- * real time, CPU seconds per video second (of the engine's process, and of ffmpeg's decoding
- * beside it), peak RSS and the start-up time (until the first frame is through: the detector
+ * alternating base and current so that a change of load on the machine hits both alike (base
+ * first in even rounds, current first in odd ones). Prints x real time, CPU seconds per video
+ * second (of the engine's process, and of ffmpeg's decoding beside it), the engine's CPU per CPU
+ * second of ffmpeg in each run (ffmpeg's work is the same in every run, so this ratio cancels how
+ * fast the machine was at that moment), peak RSS and the start-up time (until the first frame is through: the detector
  * threads load OpenCV, the ONNX models and the index) for each, the seconds the detector threads
  * spent without a frame between their first and last (a stall of the pipeline), and the ratios.
  */
@@ -111,7 +113,9 @@ type Row = {
 const rows: Row[] = [];
 for (let round = 0; round < Number(args.rounds); round++) {
   for (const n of counts) {
-    for (const v of versions) {
+    // Odd rounds run the current tree first: on a machine whose speed drifts within a pair of runs
+    // (session 58's VM ran the second run of each pair slower), a fixed order favours one side.
+    for (const v of round % 2 === 0 ? versions : [...versions].reverse()) {
       const dir = join(OUT, `indexes-${v === versions[0] ? 'base' : 'current'}`);
       const list = join(OUT, `list-${v === versions[0] ? 'base' : 'current'}-${n}.json`);
       const names = catalog.slice(0, n).map((l) => join(dir, `${l.name}.bin`));
@@ -141,15 +145,15 @@ console.log(
 );
 console.log('');
 console.log(
-  '| brands | version | x real time | CPU s per video s | ffmpeg CPU s per video s | peak RSS MB | start-up s | x real time after start-up | detector threads without a frame, s |',
+  '| brands | version | x real time | CPU s per video s | ffmpeg CPU s per video s | engine CPU per ffmpeg CPU | peak RSS MB | start-up s | x real time after start-up | detector threads without a frame, s |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 const at = (name: string, n: number) => rows.filter((r) => r.version === name && r.brands === n);
 for (const n of counts)
   for (const v of versions) {
     const r = at(v.name, n);
     console.log(
-      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${mean(r.map((x) => x.decodePerS)).toFixed(2)} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} | ${r.map((x) => (x.wait === null ? 'n/a' : x.wait.toFixed(1))).join(', ')} |`,
+      `| ${n} | ${v.name} | ${r.map((x) => x.xrt.toFixed(2)).join(', ')} | ${mean(r.map((x) => x.cpuPerS)).toFixed(2)} | ${mean(r.map((x) => x.decodePerS)).toFixed(2)} | ${r.map((x) => (x.cpuPerS / x.decodePerS).toFixed(2)).join(', ')} | ${Math.max(...r.map((x) => x.rss)).toFixed(0)} | ${r.map((x) => x.startup.toFixed(2)).join(', ')} | ${r.map((x) => afterStartup(x).toFixed(2)).join(', ')} | ${r.map((x) => (x.wait === null ? 'n/a' : x.wait.toFixed(1))).join(', ')} |`,
     );
   }
 console.log('');
