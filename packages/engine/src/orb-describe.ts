@@ -108,14 +108,14 @@ export interface KeypointsForDescriptors {
 
 /**
  * The 32-byte descriptors of keypoints found by OpenCV's ORB `detect` on `mat` (8-bit, one
- * channel) with `nLevels` levels `scaleFactor` apart, as `detectAndCompute` would compute them.
- * `cv` is the runtime that found them.
+ * channel) with levels `scaleFactor` apart, as `detectAndCompute` would compute them (the levels
+ * that hold keypoints are rebuilt; their octaves say how many). `cv` is the runtime that found them.
  */
 export function orbDescriptors(
   cv: Cv,
   mat: Cv,
   kps: KeypointsForDescriptors,
-  opts: { scaleFactor: number; nLevels: number; patchSize: number },
+  opts: { scaleFactor: number; patchSize: number },
 ): Uint8Array {
   const out = new Uint8Array(kps.count * 32);
   if (kps.count === 0) return out;
