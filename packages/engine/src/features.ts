@@ -1,5 +1,5 @@
 import { orbRuntime, type Cv } from './opencv.ts';
-import { orbDescriptors } from './orb-describe.ts';
+import { orbFeatures } from './orb.ts';
 
 /** ORB keypoints and their 256-bit descriptors, in flat typed arrays (cheap to store and scan). */
 export interface FeatureSet {
@@ -71,20 +71,23 @@ export function computeOrb(cv: Cv, img: GrayImage, opts: OrbOptions): FeatureSet
 }
 
 /**
- * ORB features of a grey image computed by the runtime `cv`: OpenCV's `detect` finds the keypoints
- * and `orbDescriptors` computes their descriptors, the bytes that OpenCV's `detectAndCompute` gives
- * ({@link orbOpenCv}) in about a third of its time for the descriptor half (see orb-describe.ts).
+ * ORB features of a grey image computed in orb.wasm (see orb.ts), the runtime `cv` resizing the
+ * pyramid's levels: the keypoints and bytes that OpenCV's `detectAndCompute` gives
+ * ({@link orbOpenCv}), in its order, in well under half of its time.
  */
 export function orbOn(cv: Cv, img: GrayImage, opts: OrbOptions): FeatureSet {
-  return orbWith(cv, img, opts, false);
+  const mat = new cv.Mat(img.height, img.width, cv.CV_8UC1);
+  try {
+    mat.data.set(img.data);
+    const { count, xy, size, angle, desc } = orbFeatures(cv, mat, opts);
+    return { count, xy, size, angle, desc };
+  } finally {
+    mat.delete();
+  }
 }
 
 /** ORB features as OpenCV's own `detectAndCompute` computes them: the reference for {@link orbOn}. */
 export function orbOpenCv(cv: Cv, img: GrayImage, opts: OrbOptions): FeatureSet {
-  return orbWith(cv, img, opts, true);
-}
-
-function orbWith(cv: Cv, img: GrayImage, opts: OrbOptions, openCvDescriptors: boolean): FeatureSet {
   const mat = new cv.Mat(img.height, img.width, cv.CV_8UC1);
   const orb = new cv.ORB();
   const kp = new cv.KeyPointVector();
@@ -97,26 +100,20 @@ function orbWith(cv: Cv, img: GrayImage, opts: OrbOptions, openCvDescriptors: bo
     orb.setScaleFactor(opts.scaleFactor);
     orb.setPatchSize(opts.patchSize);
     orb.setEdgeThreshold(opts.patchSize);
-    if (openCvDescriptors) orb.detectAndCompute(mat, mask, kp, des);
-    else orb.detect(mat, kp, mask);
+    orb.detectAndCompute(mat, mask, kp, des);
     const count = kp.size() as number;
     const xy = new Float32Array(count * 2);
     const size = new Float32Array(count);
     const angle = new Float32Array(count);
-    const octave = new Int32Array(count);
     for (let i = 0; i < count; i++) {
       const k = kp.get(i);
       xy[i * 2] = k.pt.x;
       xy[i * 2 + 1] = k.pt.y;
       size[i] = k.size;
       angle[i] = k.angle;
-      octave[i] = k.octave;
     }
-    let desc: Uint8Array;
-    if (openCvDescriptors) {
-      desc = new Uint8Array(count * 32);
-      if (count > 0) desc.set((des.data as Uint8Array).subarray(0, count * 32));
-    } else desc = orbDescriptors(cv, mat, { count, xy, angle, octave }, opts);
+    const desc = new Uint8Array(count * 32);
+    if (count > 0) desc.set((des.data as Uint8Array).subarray(0, count * 32));
     return { count, xy, size, angle, desc };
   } finally {
     mat.delete();

@@ -5,6 +5,7 @@ import { halve, orbOn, orbOpenCv, PATCH_SIZE, type FeatureSet, type GrayImage } 
 import { loadGray } from '../src/image-io.ts';
 import { DEFAULT_DETECTOR } from '../src/hits.ts';
 import { getCv, orbRuntime, type Cv } from '../src/opencv.ts';
+import { retainBest } from '../src/orb.ts';
 import { coarseSample, frameFeatures } from '../src/routes/keypoint-route.ts';
 import { committedWasmDiffers, exists, framePng, SERIEA_CLIP, tempDir } from './fixtures.ts';
 
@@ -18,8 +19,8 @@ beforeAll(async () => {
 });
 
 /**
- * ORB of one image by OpenCV 4.5.2's own `detectAndCompute`, and as the engine computes it: the
- * 5.0 runtime's `detect`, with the descriptors of orb.wasm.
+ * ORB of one image by OpenCV 4.5.2's own `detectAndCompute`, and as the engine computes it: in
+ * orb.wasm, the 5.0 runtime resizing the levels.
  */
 function both(img: GrayImage, opts = orb): [FeatureSet, FeatureSet] {
   return [orbOpenCv(cv, img, opts), orbOn(orbRuntime(cv), img, opts)];
@@ -34,7 +35,7 @@ function expectSame([a, b]: [FeatureSet, FeatureSet], least: number) {
   expect(Array.from(b.angle)).toEqual(Array.from(a.angle));
 }
 
-describe('ORB on the OpenCV 5 runtime, with the descriptors of orb.wasm', () => {
+describe('ORB in orb.wasm', () => {
   it('runs the committed orb.wasm, which is what `npm run build:wasm` makes of assembly/orb.ts', async () => {
     expect(await committedWasmDiffers('orb')).toBeNull();
   });
@@ -44,7 +45,7 @@ describe('ORB on the OpenCV 5 runtime, with the descriptors of orb.wasm', () => 
     expect(orbRuntime(cv).ORB).toBeTypeOf('function');
   });
 
-  it("gives 4.5.2's keypoints and descriptors to the bit on small real crops (as a brand's examples)", async () => {
+  it("gives 4.5.2's keypoints, in its order, and descriptors to the bit on small real crops (as a brand's examples)", async () => {
     for (const name of ['adidas-shorts.jpg', 'adidas-stretched.jpg', 'puma-shorts.jpg']) {
       const img = await loadGray(join(CROPS, name), 640);
       expectSame(both(img), 15);
@@ -114,5 +115,25 @@ describe("a frame's keypoints", () => {
     expect(coarseSample(at2, 5, false, true)).toBe(true);
     const every = { ...DEFAULT_DETECTOR, coarseEvery: 1 };
     expect([0, 1, 2, 3].every((seq) => coarseSample(every, seq))).toBe(true);
+  });
+});
+
+describe("ORB's retainBest", () => {
+  it('keeps the n largest responses and every tie of the n-th, the rest after them', () => {
+    const response = Float32Array.from([5, 9, 1, 7, 7, 3, 7, 8, 2, 7, 6, 4]);
+    const keep = Int32Array.from(response, (_, i) => i);
+    const n = retainBest(keep, response, 4);
+    // 9, 8 and the four 7s: the 4th largest is a 7, and every 7 stays
+    expect(n).toBe(6);
+    expect(Array.from(keep.subarray(0, n), (i) => response[i]).sort((a, b) => b - a)).toEqual([
+      9, 8, 7, 7, 7, 7,
+    ]);
+    expect(new Set(keep).size).toBe(response.length);
+    expect(Math.max(...Array.from(keep.subarray(n), (i) => response[i]))).toBeLessThan(7);
+    // fewer than n: all, untouched
+    const few = Int32Array.from([2, 0, 1]);
+    expect(retainBest(few, response, 5)).toBe(3);
+    expect(Array.from(few)).toEqual([2, 0, 1]);
+    expect(retainBest(Int32Array.from([0, 1]), response, 0)).toBe(0);
   });
 });
