@@ -1,10 +1,11 @@
 /**
- * The descriptor half of ORB (packages/engine/src/features.ts), in AssemblyScript with SIMD, built
- * into `src/orb.wasm` by `npm run build:wasm -w @logo-review/engine`. OpenCV's WebAssembly build
- * has no SIMD, and its 7x7 Gaussian blur of every pyramid level took over half of a frame's ORB.
- * These functions compute the same bytes as OpenCV's `ORB::detectAndCompute` (features.test.ts
- * compares them): the blur in single precision with OpenCV's order of operations, and the rotated
- * BRIEF tests with its rounding. Nothing here allocates; the JavaScript side lays out the memory.
+ * ORB (packages/engine/src/orb.ts), in AssemblyScript with SIMD, built into `src/orb.wasm` by
+ * `npm run build:wasm -w @logo-review/engine`. OpenCV's WebAssembly builds have no SIMD. These
+ * functions compute what OpenCV's `ORB::detectAndCompute` computes, to the bit (features.test.ts
+ * compares them): FAST-9 scores and their non-maximum suppression, Harris responses, the intensity
+ * centroid's orientation with the `fastAtan2` of OpenCV's WebAssembly builds, the 7x7 Gaussian blur
+ * in single precision with OpenCV's order of operations, and the rotated BRIEF tests with its
+ * rounding. Nothing here allocates; the JavaScript side lays out the memory.
  */
 
 /**
