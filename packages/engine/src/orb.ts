@@ -191,23 +191,15 @@ export function orbFeatures(cv: Cv, mat: Cv, opts: OrbParams): OrbResult {
   if (levels.length === 0) return empty();
 
   // memory: the pattern, FAST's offsets, umax, scratch, the levels (each padded), then the work area
-  let end = base;
-  const take = (bytes: number) => {
-    const start = end;
-    end += Math.ceil((bytes + 64) / 16) * 16;
-    return start;
-  };
+  const mem = arena(wasm, base);
+  const take = mem.take;
   const at = { pattern: take(4096), offsets: take(64), umax: take(64 * 4), scratch: take(1024) };
   for (const l of levels) l.at = take(l.w * l.h);
-  const work = end;
-  const grow = (to: number) => {
-    if (to > wasm.memory.buffer.byteLength)
-      wasm.memory.grow(Math.ceil((to - wasm.memory.buffer.byteLength) / 65536));
-  };
+  const work = mem.mark();
   // FAST's scores and its corners: at most one in each 2x2 cell survives the suppression
   const scoresAt = take(width * height);
   const cornersAt = take(Math.ceil(width / 2) * Math.ceil(height / 2) * 12);
-  grow(end);
+  mem.fit();
 
   // the levels, resized by OpenCV as ORB resizes them
   let prev: Cv = mat;
@@ -265,10 +257,10 @@ export function orbFeatures(cv: Cv, mat: Cv, opts: OrbParams): OrbResult {
   for (const [i, l] of levels.entries()) {
     const { x, y, response, keep } = found[i];
     const count = keep.length;
-    end = work;
+    mem.reset(work);
     const centresAt = take(count * 4);
     const outAt = take(count * 4);
-    grow(end);
+    mem.fit();
     const centres = new Int32Array(wasm.memory.buffer, centresAt, count);
     for (let k = 0; k < count; k++) centres[k] = y[keep[k]] * l.w + x[keep[k]];
     wasm.harris(l.at, l.w, centresAt, count, outAt);
@@ -305,7 +297,31 @@ export function orbFeatures(cv: Cv, mat: Cv, opts: OrbParams): OrbResult {
     size,
     angle,
     octave,
-    desc: describeAll(wasm, at, work, grow, levels, { xy, angle, octave, count }, patchSize),
+    desc: describeAll(wasm, at, mem, work, levels, { xy, angle, octave, count }, patchSize),
+  };
+}
+
+/**
+ * Bump allocation in orb.wasm's memory from `start`: each block 16-aligned with 64 bytes to spare
+ * (the SIMD loops read up to 16 bytes past a row); `fit` grows the memory to hold what was taken,
+ * `reset` returns to a `mark`.
+ */
+function arena(wasm: OrbExports, start: number) {
+  let end = start;
+  return {
+    take(bytes: number): number {
+      const at = end;
+      end += Math.ceil((bytes + 64) / 16) * 16;
+      return at;
+    },
+    mark: () => end,
+    reset(to: number) {
+      end = to;
+    },
+    fit() {
+      const have = wasm.memory.buffer.byteLength;
+      if (end > have) wasm.memory.grow(Math.ceil((end - have) / 65536));
+    },
   };
 }
 
@@ -324,26 +340,22 @@ function empty(): OrbResult {
 function describeAll(
   wasm: OrbExports,
   at: { pattern: number; scratch: number },
+  mem: ReturnType<typeof arena>,
   work: number,
-  grow: (to: number) => void,
   levels: { w: number; h: number; inv: number; at: number }[],
   kps: { count: number; xy: Float32Array; angle: Float32Array; octave: Int32Array },
   patchSize: number,
 ): Uint8Array {
   if (kps.count === 0) return new Uint8Array(0);
   const { w: width, h: height } = levels[0];
-  let end = work;
-  const take = (bytes: number) => {
-    const start = end;
-    end += Math.ceil((bytes + 64) / 16) * 16;
-    return start;
-  };
+  mem.reset(work);
+  const take = mem.take;
   const dst = take(width * height);
   const row = take((width + 6) * 4);
   const tmp = take(width * height * 4);
   const kpsAt = take(kps.count * 12);
   const out = take(kps.count * 32);
-  grow(end);
+  mem.fit();
   const heap = wasm.memory.buffer;
   new Float32Array(heap, at.pattern, 1024).set(pattern(patchSize));
   const kpView = new DataView(heap, kpsAt, kps.count * 12);
